@@ -1,0 +1,82 @@
+import { existsSync, statSync } from 'node:fs';
+import { parseArgs, UsageError } from '../args.ts';
+import { FolderSource } from '../folder-source.ts';
+import { loadRelease, ReleaseRefused, type LoadedRelease } from '../../core/release/load.ts';
+import { manifestCountsFromTasks } from '../../core/release/manifest.ts';
+import { SPLITS } from '../../core/release/types.ts';
+
+const USAGE = `usage: npm run cli -- release-check <release-folder>
+
+Loads a release folder in either layout (ours: release.json; the benchmark's: manifest.json +
+full/ and dev/), validates every file, checks every sha256 pin, prints each file's status and the
+task counts per split and type.
+Exit: 0 intact, 1 a pin failed or a file is invalid, 2 wrong usage.
+`;
+
+export async function run(args: string[]): Promise<number> {
+  let folder: string;
+  try {
+    const parsed = parseArgs(args, []);
+    if (parsed.switches.has('help')) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    if (parsed.positional.length !== 1 || parsed.switches.size > 0) throw new UsageError('expected one release folder');
+    folder = parsed.positional[0]!;
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${folder} is not a folder`);
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`);
+    return 2;
+  }
+
+  let release: LoadedRelease;
+  try {
+    release = await loadRelease(new FolderSource(folder), { deferParquet: false });
+  } catch (e) {
+    if (e instanceof ReleaseRefused) {
+      process.stdout.write(`REFUSED ${e.file ?? folder}: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+
+  process.stdout.write(`${release.descriptor.title} (${release.layout} layout) at ${folder}\n\nfiles:\n`);
+  let failed = false;
+  for (const f of release.files) {
+    if (f.status === 'missing' && !f.required) continue;
+    const pin = f.pin === 'ok' ? 'sha256 ok' : f.pin === 'unchecked' ? 'not hashed' : '';
+    process.stdout.write(
+      `  ${f.status.padEnd(8)} ${f.path}${f.rows !== undefined && /\.(jsonl|parquet)$/.test(f.path) ? `  ${f.rows} rows` : ''}${pin ? `  ${pin}` : ''}\n`,
+    );
+    if (f.status === 'invalid') {
+      failed = true;
+      for (const issue of f.issues) process.stdout.write(`      ${issue.message}\n`);
+      if (f.issueCount > f.issues.length) process.stdout.write(`      ...and ${f.issueCount - f.issues.length} more\n`);
+    }
+  }
+  if (release.lacks.length) process.stdout.write(`\nnot in this release: ${release.lacks.join(', ')}\n`);
+
+  process.stdout.write('\ntasks:\n');
+  for (const split of SPLITS) {
+    const s = release.splits[split];
+    if (!s) continue;
+    const counts = manifestCountsFromTasks(s.questions);
+    const byType = Object.entries(counts.by_type)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ');
+    process.stdout.write(
+      `  ${split}: ${counts.n_tasks} tasks (${byType})${s.tasks ? `, answer key for ${s.tasks.length}` : ', no answer key'}\n`,
+    );
+    const expected = release.manifest?.splits[split];
+    if (expected) {
+      const same =
+        expected.n_tasks === counts.n_tasks && JSON.stringify(expected.by_type) === JSON.stringify(counts.by_type);
+      process.stdout.write(
+        `    manifest: ${same ? 'counts match' : `MISMATCH (manifest ${expected.n_tasks}: ${JSON.stringify(expected.by_type)})`}\n`,
+      );
+      if (!same) failed = true;
+    }
+  }
+  process.stdout.write(failed ? '\nrelease-check: FAILED\n' : '\nrelease-check: ok\n');
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,50 @@
+/**
+ * `npm run cli -- <command> [args]`: one Node entry over src/core. Each command lives in
+ * ./commands/<name>.ts and exports `run(args): Promise<number>` returning the exit code
+ * (0 ok, 1 failed check, 2 usage; commands may define more and say so in their help).
+ */
+const COMMANDS: Record<string, string> = {
+  'release-check': 'check a release folder (either layout): schemas, sha256 pins, counts',
+  sample: 'generate the embedded sample release from its seed',
+  'build-index': 'build BM25 + dense indexes for a release folder',
+  run: 'run a retriever over every task and write a TREC run or predictions',
+  score: 'score predictions offline from a judge cache, or live with a key',
+  validate: 'validate a submission folder (metadata, pins, predictions, rescoring)',
+  compare: "compare two scores.json with the benchmark's CI tolerances",
+  'check-leaderboard': 'check macro = mean(per type) and micro = count-weighted mean',
+  bench: 'benchmarks that print figures',
+};
+
+export interface CliCommand {
+  run(args: string[]): Promise<number>;
+}
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([c, d]) => `  ${c.padEnd(width)}  ${d}`);
+  return `usage: npm run cli -- <command> [args]\n\ncommands:\n${lines.join('\n')}\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage());
+    return name ? 0 : 2;
+  }
+  if (!(name in COMMANDS)) {
+    process.stderr.write(`unknown command: ${name}\n\n${usage()}`);
+    return 2;
+  }
+  const mod = (await import(`./commands/${name}.ts`)) as CliCommand;
+  return mod.run(args);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

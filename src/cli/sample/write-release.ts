@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { runSamplePipeline, type SamplePipelineResult } from '../../core/sample/pipeline.ts';
+import { pyDumps } from '../../core/sample/pyjson.ts';
+import {
+  PATHS,
+  renderSampleFiles,
+  SAMPLE_RELEASE_ID,
+  sampleDescriptor,
+  type SampleTables,
+} from '../../core/sample/release-files.ts';
+
+export const DEFAULT_SEED = 20260705;
+const PARQUET_ROW_GROUP = 500;
+const CREATED_BY = 'epstein-bench-explorer sample generator (hyparquet-writer)';
+
+export interface WriteSampleResult {
+  outDir: string;
+  files: Array<{ path: string; bytes: number; sha256: string }>;
+  pipeline: SamplePipelineResult;
+  millis: number;
+}
+
+function parquet(columns: Record<string, string[]>): Uint8Array {
+  const buffer = parquetWriteBuffer({
+    columnData: Object.entries(columns).map(([name, data]) => ({
+      name,
+      data,
+      type: 'STRING' as const,
+      nullable: false,
+    })),
+    rowGroupSize: PARQUET_ROW_GROUP,
+    createdBy: CREATED_BY,
+  });
+  return new Uint8Array(buffer);
+}
+
+export function parquetTables(tables: SampleTables): Map<string, Uint8Array> {
+  return new Map([
+    [PATHS.docs, parquet(tables.docs)],
+    [PATHS.chunks, parquet(tables.chunks)],
+  ]);
+}
+
+/** Refuses to wipe a folder that is not empty and not a previous sample release. */
+function prepareOutDir(outDir: string): void {
+  if (existsSync(outDir) && readdirSync(outDir).length > 0) {
+    const descriptor = path.join(outDir, PATHS.descriptor);
+    let id: unknown;
+    try {
+      id = (JSON.parse(readFileSync(descriptor, 'utf8')) as { id?: unknown }).id;
+    } catch {
+      id = undefined;
+    }
+    if (id !== SAMPLE_RELEASE_ID) {
+      throw new Error(
+        `${outDir} is not empty and holds no sample release (${PATHS.descriptor} with id "${SAMPLE_RELEASE_ID}"); refusing to overwrite it`,
+      );
+    }
+    rmSync(outDir, { recursive: true });
+  }
+  mkdirSync(outDir, { recursive: true });
+}
+
+export async function writeSampleRelease(outDir: string, seed = DEFAULT_SEED): Promise<WriteSampleResult> {
+  const started = Date.now();
+  const pipeline = runSamplePipeline(seed);
+  const rendered = await renderSampleFiles(pipeline);
+  const bytes = new Map<string, Uint8Array>();
+  const encoder = new TextEncoder();
+  for (const [p, text] of rendered.text) bytes.set(p, encoder.encode(text));
+  for (const [p, data] of parquetTables(rendered.tables)) bytes.set(p, data);
+  const pins: Record<string, string> = {};
+  for (const [p, data] of bytes) pins[p] = createHash('sha256').update(data).digest('hex');
+  bytes.set(
+    PATHS.descriptor,
+    encoder.encode(
+      pyDumps(
+        sampleDescriptor(
+          pins,
+          rendered.submissions.map((s) => s.slug),
+        ),
+        2,
+      ),
+    ),
+  );
+
+  prepareOutDir(outDir);
+  const files: WriteSampleResult['files'] = [];
+  for (const p of [...bytes.keys()].sort()) {
+    const data = bytes.get(p)!;
+    const target = path.join(outDir, ...p.split('/'));
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, data);
+    files.push({ path: p, bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') });
+  }
+  return { outDir, files, pipeline, millis: Date.now() - started };
+}

@@ -1,0 +1,202 @@
+import type { AsyncBuffer } from 'hyparquet';
+import {
+  loadRelease,
+  ReleaseRefused,
+  type FileReport,
+  type LoadProgress,
+  type LoadedRelease,
+} from '../release/load.ts';
+import { FileListSource, UrlSource, type ReleaseSource } from '../release/source.ts';
+import type { JudgeProfile, Leaderboard, ReleaseDescriptor } from '../release/types.ts';
+import * as q from './queries.ts';
+import type { Sql } from './sql.ts';
+import { createTables } from './tables.ts';
+import { Table, Utf8, Int32, vectorFromArray } from 'apache-arrow';
+
+export type SourceSpec =
+  { kind: 'url'; base: string } | { kind: 'files'; label: string; files: Array<{ path: string; file: Blob }> };
+
+export interface ReleaseSummary {
+  label: string;
+  layout: LoadedRelease['layout'];
+  descriptor: ReleaseDescriptor;
+  files: FileReport[];
+  lacks: string[];
+  counts: Array<{ split: string; type: string; count: number }>;
+  manifestCounts: Array<{ split: string; type: string; count: number; n_tasks: number }>;
+  hasKey: Record<string, boolean>;
+  leaderboard?: Leaderboard;
+  judgeProfile?: JudgeProfile;
+  datasetCard?: string;
+  submissions: Array<{ slug: string; system_name?: string; has_predictions: boolean; has_scores: boolean }>;
+  loadMs: number;
+}
+
+export type LoadOutcome = { ok: true; summary: ReleaseSummary } | { ok: false; error: string; file?: string };
+
+/**
+ * The data worker's API: loads a release (parsing and checks happen here, off the main
+ * thread), fills DuckDB, and answers the explorer's typed questions.
+ */
+export function createExplorerData(startSql: () => Promise<Sql>) {
+  let sqlPromise: Promise<Sql> | undefined;
+  // Loads replace the same tables, so they run one after another.
+  let queue: Promise<unknown> = Promise.resolve();
+  let current: { release: LoadedRelease; summary: ReleaseSummary; docsParquet?: AsyncBuffer } | undefined;
+  const sql = () => (sqlPromise ??= startSql());
+
+  function sourceOf(spec: SourceSpec): ReleaseSource {
+    if (spec.kind === 'url') return new UrlSource(new URL(spec.base, self.location?.href ?? 'http://localhost/').href);
+    return new FileListSource(
+      spec.label,
+      spec.files.map((f) => ({ path: f.path, blob: f.file })),
+    );
+  }
+
+  async function loadNow(spec: SourceSpec, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
+    const started = performance.now();
+    try {
+      const db = await sql();
+      const release = await loadRelease(sourceOf(spec), { onProgress, deferParquet: true });
+      const docsParquet = release.parquet.find((p) => p.kind === 'docs');
+      if (docsParquet && !release.docs) release.docs = [];
+      await createTables(db, release);
+      if (docsParquet) await insertParquetDocs(db, docsParquet.file);
+      const summary = await summarise(db, release, performance.now() - started);
+      current = { release, summary, docsParquet: docsParquet?.file };
+      return { ok: true, summary };
+    } catch (error) {
+      if (error instanceof ReleaseRefused) return { ok: false, error: error.message, file: error.file };
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  return {
+    /** Starts DuckDB early so that the first load does not wait for the wasm. */
+    async warmUp(): Promise<void> {
+      await sql();
+    },
+
+    load(spec: SourceSpec, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
+      const run = queue.then(() => loadNow(spec, onProgress));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+
+    summary(): ReleaseSummary | undefined {
+      return current?.summary;
+    },
+
+    async taskPage(filter: q.TaskFilter, sort: { by: q.TaskSort; desc: boolean }, offset: number, limit: number) {
+      return q.taskPage(await sql(), filter, sort, offset, limit);
+    },
+
+    async taskIds(filter: q.TaskFilter, sort: { by: q.TaskSort; desc: boolean }): Promise<string[]> {
+      const page = await q.taskPage(await sql(), filter, sort, 0, 10_000);
+      return page.rows.map((r) => r.task_id);
+    },
+
+    async taskDetail(taskId: string, split?: string) {
+      return q.taskDetail(await sql(), taskId, split);
+    },
+
+    async docs(ids: string[]) {
+      return q.docsByIds(await sql(), ids);
+    },
+
+    /** A document's text: from the table, or from the docs parquet by row (range read). */
+    async docText(docId: string): Promise<string | undefined> {
+      const db = await sql();
+      const [row] = await db.all<{ row_no: number; text: string | null }>(
+        'SELECT row_no, text FROM docs WHERE doc_id = ?',
+        [docId],
+      );
+      if (!row) return undefined;
+      if (row.text !== null) return row.text;
+      if (!current?.docsParquet) return undefined;
+      const { parquetReadObjects } = await import('hyparquet');
+      const [hit] = (await parquetReadObjects({
+        file: current.docsParquet,
+        columns: ['text'],
+        rowStart: row.row_no,
+        rowEnd: row.row_no + 1,
+      })) as Array<{ text: string }>;
+      return hit?.text;
+    },
+
+    async rejections(filter: { stage?: string[]; reason?: string[] }, offset: number, limit: number) {
+      return q.rejections(await sql(), filter, offset, limit);
+    },
+  };
+}
+
+/** Only the small columns are read at load; text stays in the file until a document is opened. */
+async function insertParquetDocs(db: Sql, file: AsyncBuffer): Promise<void> {
+  const { parquetReadObjects } = await import('hyparquet');
+  const rows = (await parquetReadObjects({
+    file,
+    columns: ['doc_id', 'quality', 'file_name', 'file_type', 'online_url', 'n_chars'],
+  })) as Array<Record<string, unknown>>;
+  const str = (k: string) =>
+    vectorFromArray(
+      rows.map((r) => (r[k] === undefined || r[k] === null ? null : String(r[k]))),
+      new Utf8(),
+    );
+  await db.exec('DROP TABLE IF EXISTS docs');
+  await db.insertArrow(
+    'docs',
+    new Table({
+      doc_id: str('doc_id'),
+      row_no: vectorFromArray(
+        rows.map((_, i) => i),
+        new Int32(),
+      ),
+      quality: str('quality'),
+      file_name: str('file_name'),
+      file_type: str('file_type'),
+      online_url: str('online_url'),
+      n_chars: vectorFromArray(
+        rows.map((r) =>
+          typeof r.n_chars === 'number' ? r.n_chars : typeof r.n_chars === 'bigint' ? Number(r.n_chars) : null,
+        ),
+        new Int32(),
+      ),
+      text: vectorFromArray(
+        rows.map(() => null),
+        new Utf8(),
+      ),
+    }),
+  );
+}
+
+async function summarise(db: Sql, release: LoadedRelease, loadMs: number): Promise<ReleaseSummary> {
+  const manifestCounts = Object.entries(release.manifest?.splits ?? {}).flatMap(([split, s]) =>
+    Object.entries(s?.by_type ?? {}).map(([type, count]) => ({
+      split,
+      type,
+      count: count ?? 0,
+      n_tasks: s?.n_tasks ?? 0,
+    })),
+  );
+  const hasKey = Object.fromEntries(Object.entries(release.splits).map(([split, s]) => [split, Boolean(s?.tasks)]));
+  return {
+    label: release.label,
+    layout: release.layout,
+    descriptor: release.descriptor,
+    files: release.files,
+    lacks: release.lacks,
+    counts: await q.countsBySplitType(db),
+    manifestCounts,
+    hasKey,
+    leaderboard: release.leaderboard,
+    judgeProfile: release.judgeProfile,
+    datasetCard: release.datasetCard,
+    submissions: release.submissions.map((s) => ({
+      slug: s.slug,
+      system_name: s.metadata?.system_name ?? s.scores?.system_name,
+      has_predictions: s.predictionsText !== undefined,
+      has_scores: s.scores !== undefined,
+    })),
+    loadMs,
+  };
+}

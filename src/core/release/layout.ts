@@ -1,0 +1,145 @@
+import type { ReleaseDescriptor, ReleaseFileKind, SplitName } from './types.ts';
+import { SPLITS } from './types.ts';
+
+/** One file the loader will try to read. */
+export interface PlannedFile {
+  path: string;
+  kind: ReleaseFileKind | 'submission_metadata' | 'submission_scores' | 'submission_predictions' | 'descriptor';
+  split?: SplitName;
+  /** Submission folder name for submission files. */
+  submission?: string;
+  required: boolean;
+  /** Expected sha256 (hex) when the release pins this file. */
+  pin?: string;
+  /** Where the pin comes from, for messages. */
+  pinSource?: string;
+}
+
+export type LayoutName = 'ours' | 'official' | 'build';
+
+/** The maintainers' unpublished build/ artifacts (docs/benchmark-spec.md 1.9), by file name. */
+export const BUILD_FILES: ReadonlyArray<[string, ReleaseFileKind]> = [
+  ['docs.jsonl', 'docs'],
+  ['chunks.jsonl', 'chunks'],
+  ['entities.json', 'entities'],
+  ['targets.json', 'targets'],
+  ['candidates.jsonl', 'candidates'],
+  ['verified.jsonl', 'verified'],
+  ['pooled.jsonl', 'pooled'],
+  ['rejected.jsonl', 'rejected'],
+  ['pool_dropped.jsonl', 'pool_dropped'],
+];
+
+/** Finds which layout a listed set of files is in, and under which folder. */
+export function detectLayout(paths: readonly string[]): { layout: LayoutName; root: string } | undefined {
+  const set = new Set(paths);
+  const rootsOf = (name: string) =>
+    paths.filter((p) => p === name || p.endsWith(`/${name}`)).map((p) => p.slice(0, p.length - name.length));
+  const shallowest = (roots: string[]) => roots.sort((a, b) => a.split('/').length - b.split('/').length)[0];
+  const ours = shallowest(rootsOf('release.json'));
+  if (ours !== undefined) return { layout: 'ours', root: ours };
+  const official = shallowest(
+    rootsOf('manifest.json').filter((r) => SPLITS.some((s) => set.has(`${r}${s}/questions.jsonl`))),
+  );
+  if (official !== undefined) return { layout: 'official', root: official };
+  const build = shallowest(BUILD_FILES.flatMap(([name]) => rootsOf(name)));
+  if (build !== undefined) return { layout: 'build', root: build };
+  return undefined;
+}
+
+/** The official layout: manifest.json, then <split>/questions.jsonl pinned by the manifest. */
+export function planOfficial(
+  manifestSplits: readonly SplitName[],
+  pins: Partial<Record<SplitName, string>>,
+  listed: readonly string[] | undefined,
+): PlannedFile[] {
+  const plan: PlannedFile[] = [{ path: 'manifest.json', kind: 'manifest', required: true }];
+  for (const split of manifestSplits) {
+    const pin = pins[split];
+    plan.push({
+      path: `${split}/questions.jsonl`,
+      kind: 'questions',
+      split,
+      required: true,
+      ...(pin ? { pin, pinSource: `manifest.json splits.${split}.questions_sha256` } : {}),
+    });
+    plan.push({ path: `${split}/tasks.jsonl`, kind: 'tasks', split, required: false });
+  }
+  plan.push({ path: 'leaderboard.json', kind: 'leaderboard', required: false });
+  plan.push({ path: 'judge-profile.json', kind: 'judge_profile', required: false });
+  plan.push({ path: 'DATASET_CARD.md', kind: 'dataset_card', required: false });
+  for (const [name, kind] of BUILD_FILES) {
+    const nested = listed?.includes(`build/${name}`);
+    plan.push({ path: nested ? `build/${name}` : name, kind, required: false });
+  }
+  plan.push(...planSubmissions(submissionFolders(listed)));
+  return plan;
+}
+
+/** The maintainers' build/ folder alone: everything optional, tasks come from pooled.jsonl. */
+export function planBuild(): PlannedFile[] {
+  return BUILD_FILES.map(([path, kind]) => ({ path, kind, required: false }));
+}
+
+/** Our layout: release.json names every file and pins it. */
+export function planOurs(descriptor: ReleaseDescriptor): PlannedFile[] {
+  const pinOf = (path: string) => {
+    const pin = descriptor.sha256?.[path];
+    return pin ? { pin, pinSource: 'release.json sha256' } : {};
+  };
+  const plan: PlannedFile[] = [];
+  if (descriptor.manifest)
+    plan.push({ path: descriptor.manifest, kind: 'manifest', required: true, ...pinOf(descriptor.manifest) });
+  for (const split of SPLITS) {
+    const files = descriptor.splits[split];
+    if (!files) continue;
+    plan.push({ path: files.questions, kind: 'questions', split, required: true, ...pinOf(files.questions) });
+    if (files.tasks) plan.push({ path: files.tasks, kind: 'tasks', split, required: false, ...pinOf(files.tasks) });
+  }
+  for (const [kind, path] of Object.entries(descriptor.files) as Array<[ReleaseFileKind, string | undefined]>) {
+    if (path) plan.push({ path, kind, required: false, ...pinOf(path) });
+  }
+  plan.push(...planSubmissions(descriptor.submissions ?? [], pinOf));
+  return plan;
+}
+
+function submissionFolders(listed: readonly string[] | undefined): string[] {
+  const folders = new Set<string>();
+  for (const p of listed ?? []) {
+    const m = /^submissions\/([^/]+)\/(metadata\.json|scores\.json|predictions\.jsonl)$/.exec(p);
+    if (m) folders.add(m[1]!);
+  }
+  return [...folders].sort();
+}
+
+function planSubmissions(
+  folders: readonly string[],
+  pinOf: (path: string) => { pin?: string; pinSource?: string } = () => ({}),
+): PlannedFile[] {
+  return folders.flatMap((slug) => {
+    const at = (name: string) => `submissions/${slug}/${name}`;
+    return [
+      {
+        path: at('metadata.json'),
+        kind: 'submission_metadata',
+        submission: slug,
+        required: false,
+        ...pinOf(at('metadata.json')),
+      },
+      {
+        path: at('scores.json'),
+        kind: 'submission_scores',
+        submission: slug,
+        required: false,
+        ...pinOf(at('scores.json')),
+      },
+      {
+        path: at('predictions.jsonl'),
+        kind: 'submission_predictions',
+        submission: slug,
+        required: false,
+        ...pinOf(at('predictions.jsonl')),
+      },
+    ] satisfies PlannedFile[];
+  });
+}

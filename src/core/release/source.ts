@@ -1,0 +1,124 @@
+import type { AsyncBuffer } from 'hyparquet';
+
+/**
+ * Where a release's files come from: a folder of the site or any base URL, files the user
+ * picked or dropped, or (in the CLI) a folder on disk. Paths are relative to the release root
+ * and use '/'.
+ */
+export interface ReleaseSource {
+  /** Human label, e.g. the URL or the picked folder's name. */
+  readonly label: string;
+  /** Every file the source holds, when it can be listed (URLs cannot). */
+  list(): readonly string[] | undefined;
+  /** The whole file, or undefined when it does not exist. */
+  read(path: string): Promise<Uint8Array | undefined>;
+  /** Random access for parquet range reads, or undefined when the file does not exist. */
+  open(path: string): Promise<AsyncBuffer | undefined>;
+}
+
+/** Bytes held in memory (tests, the CLI, small uploads). */
+export class MemorySource implements ReleaseSource {
+  constructor(
+    readonly label: string,
+    private readonly files: ReadonlyMap<string, Uint8Array>,
+  ) {}
+  list(): readonly string[] {
+    return [...this.files.keys()];
+  }
+  async read(path: string): Promise<Uint8Array | undefined> {
+    return this.files.get(path);
+  }
+  async open(path: string): Promise<AsyncBuffer | undefined> {
+    const bytes = this.files.get(path);
+    return bytes ? bufferOf(bytes) : undefined;
+  }
+}
+
+function bufferOf(bytes: Uint8Array): AsyncBuffer {
+  return {
+    byteLength: bytes.byteLength,
+    slice: (start, end) => bytes.slice(start, end).buffer,
+  };
+}
+
+/**
+ * Files picked or dropped in the page. A picked folder gives paths like "v1.0/dev/x.jsonl":
+ * the common first segment is stripped so that paths are relative to the release root.
+ */
+export class FileListSource implements ReleaseSource {
+  private readonly files: Map<string, Blob>;
+  constructor(
+    readonly label: string,
+    entries: ReadonlyArray<{ path: string; blob: Blob }>,
+  ) {
+    this.files = new Map(stripCommonRoot(entries.map((e) => e.path)).map((p, i) => [p, entries[i]!.blob]));
+  }
+  list(): readonly string[] {
+    return [...this.files.keys()];
+  }
+  async read(path: string): Promise<Uint8Array | undefined> {
+    const blob = this.files.get(path);
+    return blob ? new Uint8Array(await blob.arrayBuffer()) : undefined;
+  }
+  async open(path: string): Promise<AsyncBuffer | undefined> {
+    const blob = this.files.get(path);
+    if (!blob) return undefined;
+    return {
+      byteLength: blob.size,
+      slice: (start, end) => blob.slice(start, end).arrayBuffer(),
+    };
+  }
+}
+
+/** Drops the first path segment when every path shares it (a picked folder's own name). */
+export function stripCommonRoot(paths: readonly string[]): string[] {
+  const clean = paths.map((p) => p.replace(/\\/g, '/').replace(/^\.?\//, ''));
+  const first = clean[0]?.split('/')[0];
+  if (first === undefined || !clean.every((p) => p.startsWith(`${first}/`))) return clean;
+  const stripped = clean.map((p) => p.slice(first.length + 1));
+  // A release nested one more level (e.g. dataset/v1.0/...) is found by the layout detector.
+  return stripped;
+}
+
+/** A release served over HTTP(S): the site's own static-data folder or a user-chosen URL. */
+export class UrlSource implements ReleaseSource {
+  readonly base: string;
+  constructor(
+    base: string,
+    private readonly fetchFn: typeof fetch = (...args) => fetch(...args),
+  ) {
+    this.base = base.endsWith('/') ? base : `${base}/`;
+  }
+  get label(): string {
+    return this.base;
+  }
+  list(): undefined {
+    return undefined;
+  }
+  url(path: string): string {
+    return new URL(path, this.base).href;
+  }
+  async read(path: string): Promise<Uint8Array | undefined> {
+    const response = await this.fetchFn(this.url(path));
+    if (response.status === 404) return undefined;
+    if (!response.ok) throw new Error(`${this.url(path)}: HTTP ${response.status} ${response.statusText}`);
+    return new Uint8Array(await response.arrayBuffer());
+  }
+  async open(path: string): Promise<AsyncBuffer | undefined> {
+    const url = this.url(path);
+    const head = await this.fetchFn(url, { method: 'HEAD' });
+    if (head.status === 404) return undefined;
+    const length = Number(head.headers.get('content-length'));
+    if (!head.ok || !Number.isFinite(length)) {
+      throw new Error(`${url}: cannot read by range (HTTP ${head.status}, no Content-Length)`);
+    }
+    return {
+      byteLength: length,
+      slice: async (start, end) => {
+        const r = await this.fetchFn(url, { headers: { Range: `bytes=${start}-${(end ?? length) - 1}` } });
+        if (!r.ok) throw new Error(`${url}: range ${start}-${end ?? length} failed: HTTP ${r.status}`);
+        return r.arrayBuffer();
+      },
+    };
+  }
+}

@@ -1,0 +1,158 @@
+import type { Manifest, ManifestSplit, Question, ReleaseDescriptor, SplitName, Task } from '../release/types.ts';
+import { datasetCard } from './card.ts';
+import { sampleJudgeProfile } from './judge-profile.ts';
+import type { SamplePipelineResult } from './pipeline.ts';
+import { pyDumps, pyJsonl } from './pyjson.ts';
+import { referenceSubmissions, type ReferenceSubmission } from './submissions.ts';
+
+export const SAMPLE_DATASET_VERSION = 'v1.0-sample';
+export const SAMPLE_RELEASE_ID = 'sample';
+
+/** Column-wise tables for the parquet files (written by the CLI with hyparquet-writer). */
+export interface SampleTables {
+  docs: {
+    doc_id: string[];
+    text: string[];
+    quality: string[];
+    file_name: string[];
+    file_type: string[];
+    online_url: string[];
+  };
+  chunks: { chunk_id: string[]; doc_id: string[]; text: string[] };
+}
+
+export interface SampleFiles {
+  /** Path (relative to the release folder) -> exact text of every JSON/JSONL/MD file except release.json. */
+  text: Map<string, string>;
+  tables: SampleTables;
+  submissions: ReferenceSubmission[];
+}
+
+export const PATHS = {
+  manifest: 'manifest.json',
+  questions: (s: SplitName) => `${s}/questions.jsonl`,
+  tasks: (s: SplitName) => `${s}/tasks.jsonl`,
+  docs: 'docs.parquet',
+  chunks: 'chunks.parquet',
+  entities: 'entities.json',
+  targets: 'targets.json',
+  candidates: 'build/candidates.jsonl',
+  verified: 'build/verified.jsonl',
+  pooled: 'build/pooled.jsonl',
+  rejected: 'build/rejected.jsonl',
+  rejection_details: 'build/rejection-details.jsonl',
+  pool_dropped: 'build/pool_dropped.jsonl',
+  pool: 'build/pool.jsonl',
+  judge_profile: 'judge-profile.json',
+  leaderboard: 'leaderboard.json',
+  dataset_card: 'DATASET_CARD.md',
+  descriptor: 'release.json',
+} as const;
+
+export async function sha256Hex(data: string | Uint8Array): Promise<string> {
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const questionOf = (t: Task): Question => ({ task_id: t.task_id, type: t.type, question: t.question });
+
+function byType(tasks: Task[]): ManifestSplit['by_type'] {
+  const out: ManifestSplit['by_type'] = {};
+  for (const t of tasks) out[t.type] = (out[t.type] ?? 0) + 1;
+  return out;
+}
+
+export async function renderSampleFiles(r: SamplePipelineResult): Promise<SampleFiles> {
+  const text = new Map<string, string>();
+  const splits: Record<SplitName, Task[]> = { full: r.full, dev: r.dev };
+  const manifest: Manifest = { version: SAMPLE_DATASET_VERSION, splits: {} };
+  for (const split of ['full', 'dev'] as const) {
+    const questions = pyJsonl(splits[split].map(questionOf));
+    text.set(PATHS.questions(split), questions);
+    text.set(PATHS.tasks(split), pyJsonl(splits[split]));
+    manifest.splits[split] = {
+      n_tasks: splits[split].length,
+      by_type: byType(splits[split]),
+      questions_sha256: await sha256Hex(questions),
+    };
+  }
+  text.set(PATHS.manifest, pyDumps(manifest, 2));
+  text.set(PATHS.entities, pyDumps(r.entities));
+  text.set(PATHS.targets, pyDumps(r.targets));
+  text.set(PATHS.candidates, pyJsonl(r.candidates));
+  text.set(PATHS.verified, pyJsonl(r.verified));
+  text.set(PATHS.pooled, pyJsonl(r.pooled));
+  text.set(PATHS.rejected, pyJsonl(r.rejected));
+  text.set(PATHS.rejection_details, pyJsonl(r.details));
+  text.set(PATHS.pool_dropped, pyJsonl(r.dropped));
+  text.set(PATHS.pool, pyJsonl(r.pool));
+  text.set(PATHS.judge_profile, pyDumps(sampleJudgeProfile(), 2));
+  // TODO(scoring): once the scorer lands, score each reference submission with this release's
+  // judge profile, write submissions/<slug>/scores.json and fill the leaderboard's entries.
+  text.set(PATHS.leaderboard, pyDumps({ entries: [] }, 2));
+
+  const docText = new Map(r.docs.map((d) => [d.doc_id, d.text]));
+  const submissions = referenceSubmissions(r.full, manifest.splits.full!.questions_sha256, SAMPLE_DATASET_VERSION, {
+    retriever: r.retriever,
+    reader: r.gauntletReader,
+    gauntlet: r.gauntlet,
+    docText: (id) => docText.get(id) ?? '',
+  });
+  for (const s of submissions) {
+    text.set(`submissions/${s.slug}/metadata.json`, pyDumps(s.metadata, 2));
+    text.set(`submissions/${s.slug}/predictions.jsonl`, pyJsonl(s.predictions));
+  }
+  text.set(PATHS.dataset_card, datasetCard(r, submissions, SAMPLE_DATASET_VERSION));
+
+  const tables: SampleTables = {
+    docs: {
+      doc_id: r.docs.map((d) => d.doc_id),
+      text: r.docs.map((d) => d.text),
+      quality: r.docs.map((d) => d.quality),
+      file_name: r.docs.map((d) => d.meta.file_name),
+      file_type: r.docs.map((d) => d.meta.file_type),
+      online_url: r.docs.map((d) => d.meta.online_url),
+    },
+    chunks: {
+      chunk_id: r.chunks.map((c) => c.chunk_id),
+      doc_id: r.chunks.map((c) => c.doc_id),
+      text: r.chunks.map((c) => c.text),
+    },
+  };
+  return { text, tables, submissions };
+}
+
+/** release.json: our descriptor, pinning the sha256 of every other file of the release. */
+export function sampleDescriptor(pins: Record<string, string>, submissionSlugs: string[]): ReleaseDescriptor {
+  const sorted: Record<string, string> = {};
+  for (const path of Object.keys(pins).sort()) sorted[path] = pins[path]!;
+  return {
+    id: SAMPLE_RELEASE_ID,
+    title: 'Epstein Bench sample release (fictional world, generated from a seed)',
+    dataset_version: SAMPLE_DATASET_VERSION,
+    splits: {
+      full: { questions: PATHS.questions('full'), tasks: PATHS.tasks('full') },
+      dev: { questions: PATHS.questions('dev'), tasks: PATHS.tasks('dev') },
+    },
+    manifest: PATHS.manifest,
+    files: {
+      leaderboard: PATHS.leaderboard,
+      judge_profile: PATHS.judge_profile,
+      docs: PATHS.docs,
+      chunks: PATHS.chunks,
+      entities: PATHS.entities,
+      targets: PATHS.targets,
+      candidates: PATHS.candidates,
+      verified: PATHS.verified,
+      pooled: PATHS.pooled,
+      rejected: PATHS.rejected,
+      rejection_details: PATHS.rejection_details,
+      pool_dropped: PATHS.pool_dropped,
+      pool: PATHS.pool,
+      dataset_card: PATHS.dataset_card,
+    },
+    submissions: submissionSlugs,
+    sha256: sorted,
+  };
+}

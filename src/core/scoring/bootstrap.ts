@@ -1,0 +1,48 @@
+/**
+ * The scorer's stratified bootstrap CI (score.py _stratified_bootstrap_ci): for each
+ * iteration and each type (dict order), rng.integers(0, n, n) resample indices, the
+ * resample's .mean(), then np.mean of the type means; np.percentile of the iteration
+ * values, each rounded with Python's round(x, 6). One generator serves both intervals.
+ */
+import { fillBoundedIntegers } from './numpy-random.ts';
+import { numpyMean, numpyPercentileLinear } from './numpy-stats.ts';
+import { Pcg64 } from './pcg64.ts';
+import { pyRound } from './python-float.ts';
+
+export interface BootstrapSettings {
+  iterations: number;
+  percentiles: readonly [number, number];
+}
+
+export function createBootstrapRng(seed: number): Pcg64 {
+  return Pcg64.fromSeed(seed);
+}
+
+export function stratifiedBootstrapCi(
+  valuesByType: ReadonlyMap<string, readonly number[]>,
+  rng: Pcg64,
+  settings: BootstrapSettings,
+): [number, number] {
+  const strata = [...valuesByType.values()].filter((v) => v.length > 0).map((v) => Float64Array.from(v));
+  if (strata.length === 0) return [0, 0];
+  const indices = strata.map((s) => new Int32Array(s.length));
+  const resamples = strata.map((s) => new Float64Array(s.length));
+  const typeMeans = new Float64Array(strata.length);
+  const macros = new Float64Array(settings.iterations);
+  for (let b = 0; b < settings.iterations; b++) {
+    for (let t = 0; t < strata.length; t++) {
+      const values = strata[t]!;
+      const idx = indices[t]!;
+      const resample = resamples[t]!;
+      fillBoundedIntegers(rng, 0, values.length, idx);
+      for (let i = 0; i < idx.length; i++) resample[i] = values[idx[i]!]!;
+      typeMeans[t] = numpyMean(resample);
+    }
+    macros[b] = numpyMean(typeMeans);
+  }
+  macros.sort();
+  return [
+    pyRound(numpyPercentileLinear(macros, settings.percentiles[0]), 6),
+    pyRound(numpyPercentileLinear(macros, settings.percentiles[1]), 6),
+  ];
+}

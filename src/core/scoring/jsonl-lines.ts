@@ -1,0 +1,78 @@
+/**
+ * Splits JSONL text arriving in chunks into lines without ever holding more than one line:
+ * \n, \r\n and a lone \r end a line (Python's universal newlines), a leading BOM is dropped,
+ * and a line longer than the cap is reported by its length instead of being buffered.
+ */
+export type LineEvent = { line: number; text: string; overlong?: undefined } | { line: number; overlong: number };
+
+export class JsonlLineSplitter {
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private skippedChars = 0;
+  private lineNo = 1;
+  private afterCr = false;
+  private atStart = true;
+
+  constructor(
+    private readonly maxLineChars: number,
+    private readonly emit: (event: LineEvent) => void,
+  ) {}
+
+  push(chunk: string): void {
+    let start = 0;
+    if (this.atStart && chunk.length > 0) {
+      this.atStart = false;
+      if (chunk.charCodeAt(0) === 0xfeff) start = 1;
+    }
+    if (this.afterCr && chunk.charCodeAt(start) === 10) start++;
+    this.afterCr = false;
+    const len = chunk.length;
+    let i = start;
+    while (i < len) {
+      const c = chunk.charCodeAt(i);
+      if (c === 10 || c === 13) {
+        this.append(chunk, start, i);
+        this.finishLine();
+        if (c === 13) {
+          if (i + 1 < len) {
+            if (chunk.charCodeAt(i + 1) === 10) i++;
+          } else {
+            this.afterCr = true;
+          }
+        }
+        start = i + 1;
+      }
+      i++;
+    }
+    this.append(chunk, start, len);
+  }
+
+  end(): void {
+    if (this.pendingChars > 0 || this.skippedChars > 0) this.finishLine();
+  }
+
+  private append(chunk: string, from: number, to: number): void {
+    const n = to - from;
+    if (n <= 0) return;
+    if (this.skippedChars > 0 || this.pendingChars + n > this.maxLineChars) {
+      this.skippedChars += this.pendingChars + n;
+      this.pending = [];
+      this.pendingChars = 0;
+      return;
+    }
+    this.pending.push(from === 0 && to === chunk.length ? chunk : chunk.slice(from, to));
+    this.pendingChars += n;
+  }
+
+  private finishLine(): void {
+    const line = this.lineNo++;
+    if (this.skippedChars > 0) {
+      this.emit({ line, overlong: this.skippedChars });
+    } else {
+      this.emit({ line, text: this.pending.length === 1 ? this.pending[0]! : this.pending.join('') });
+    }
+    this.pending = [];
+    this.pendingChars = 0;
+    this.skippedChars = 0;
+  }
+}

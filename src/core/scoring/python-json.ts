@@ -1,0 +1,188 @@
+/**
+ * Python's json.loads, as the scorer applies it to a judge reply, with Python's value kinds
+ * kept: int -> bigint, float -> number, dict -> Map (insertion order, last duplicate wins),
+ * list -> array. Accepts NaN / Infinity / -Infinity like Python; rejects what Python rejects
+ * (raw control characters in strings, a BOM, trailing data).
+ */
+export type PyValue = null | boolean | string | bigint | number | PyValue[] | PyDict;
+export type PyDict = Map<string, PyValue>;
+
+export class PyJsonDecodeError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(`${message}: char ${position}`);
+  }
+}
+
+const MAX_DEPTH = 900; // CPython's recursion limit would fail near here
+
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+
+class Parser {
+  pos = 0;
+  constructor(readonly text: string) {}
+
+  fail(message: string, at = this.pos): never {
+    throw new PyJsonDecodeError(message, at);
+  }
+
+  skipWs(): void {
+    const t = this.text;
+    let p = this.pos;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (c === 32 || c === 9 || c === 10 || c === 13) p++;
+      else break;
+    }
+    this.pos = p;
+  }
+
+  value(depth: number): PyValue {
+    if (depth > MAX_DEPTH) this.fail('maximum nesting depth exceeded');
+    const t = this.text;
+    const c = t[this.pos];
+    switch (c) {
+      case '"':
+        return this.string();
+      case '{':
+        return this.object(depth);
+      case '[':
+        return this.array(depth);
+      case 'n':
+        return this.literal('null', null);
+      case 't':
+        return this.literal('true', true);
+      case 'f':
+        return this.literal('false', false);
+      case 'N':
+        return this.literal('NaN', NaN);
+      case 'I':
+        return this.literal('Infinity', Infinity);
+      default:
+        if (c === '-' && t.startsWith('-Infinity', this.pos)) return this.literal('-Infinity', -Infinity);
+        return this.number();
+    }
+  }
+
+  literal<T extends PyValue>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.pos)) this.fail('Expecting value');
+    this.pos += word.length;
+    return value;
+  }
+
+  number(): bigint | number {
+    NUMBER.lastIndex = this.pos;
+    const m = NUMBER.exec(this.text);
+    if (!m) this.fail('Expecting value');
+    this.pos += m[0].length;
+    if (m[1] === undefined && m[2] === undefined) return BigInt(m[0]);
+    return Number(m[0]);
+  }
+
+  string(): string {
+    const t = this.text;
+    let p = this.pos + 1;
+    let out = '';
+    let chunkStart = p;
+    for (;;) {
+      if (p >= t.length) this.fail('Unterminated string starting at', this.pos);
+      const c = t.charCodeAt(p);
+      if (c === 34) {
+        out += t.slice(chunkStart, p);
+        this.pos = p + 1;
+        return out;
+      }
+      if (c < 0x20) this.fail('Invalid control character at', p);
+      if (c === 92) {
+        out += t.slice(chunkStart, p);
+        const e = t[p + 1];
+        if (e === 'u') {
+          const code = this.hex4(p + 2);
+          p += 6;
+          if (code >= 0xd800 && code <= 0xdbff && t[p] === '\\' && t[p + 1] === 'u') {
+            const low = this.hex4(p + 2);
+            if (low >= 0xdc00 && low <= 0xdfff) {
+              out += String.fromCharCode(code, low);
+              p += 6;
+              chunkStart = p;
+              continue;
+            }
+          }
+          out += String.fromCharCode(code);
+        } else {
+          const mapped = e === undefined ? undefined : ESCAPES[e];
+          if (mapped === undefined) this.fail('Invalid \\escape', p);
+          out += mapped;
+          p += 2;
+        }
+        chunkStart = p;
+        continue;
+      }
+      p++;
+    }
+  }
+
+  hex4(at: number): number {
+    const h = this.text.slice(at, at + 4);
+    if (!/^[0-9a-fA-F]{4}$/.test(h)) this.fail('Invalid \\uXXXX escape', at - 1);
+    return parseInt(h, 16);
+  }
+
+  object(depth: number): PyDict {
+    const dict: PyDict = new Map();
+    this.pos++;
+    this.skipWs();
+    if (this.text[this.pos] === '}') {
+      this.pos++;
+      return dict;
+    }
+    for (;;) {
+      if (this.text[this.pos] !== '"') this.fail('Expecting property name enclosed in double quotes');
+      const key = this.string();
+      this.skipWs();
+      if (this.text[this.pos] !== ':') this.fail("Expecting ':' delimiter");
+      this.pos++;
+      this.skipWs();
+      dict.set(key, this.value(depth + 1));
+      this.skipWs();
+      const c = this.text[this.pos];
+      this.pos++;
+      if (c === '}') return dict;
+      if (c !== ',') this.fail("Expecting ',' delimiter", this.pos - 1);
+      this.skipWs();
+    }
+  }
+
+  array(depth: number): PyValue[] {
+    const list: PyValue[] = [];
+    this.pos++;
+    this.skipWs();
+    if (this.text[this.pos] === ']') {
+      this.pos++;
+      return list;
+    }
+    for (;;) {
+      list.push(this.value(depth + 1));
+      this.skipWs();
+      const c = this.text[this.pos];
+      this.pos++;
+      if (c === ']') return list;
+      if (c !== ',') this.fail("Expecting ',' delimiter", this.pos - 1);
+      this.skipWs();
+    }
+  }
+}
+
+/** json.loads(text). Throws PyJsonDecodeError where Python raises JSONDecodeError. */
+export function pyJsonLoads(text: string): PyValue {
+  if (text.charCodeAt(0) === 0xfeff) throw new PyJsonDecodeError('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0);
+  const parser = new Parser(text);
+  parser.skipWs();
+  const value = parser.value(0);
+  parser.skipWs();
+  if (parser.pos !== text.length) parser.fail('Extra data');
+  return value;
+}

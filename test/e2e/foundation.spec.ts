@@ -1,0 +1,104 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { copyFolder, flipByte, hasShared, SKIP_NO_SHARED, startStaticServer, v10Dir } from './support.ts';
+
+interface Manifest {
+  splits: Record<string, { n_tasks: number; by_type: Record<string, number> }>;
+}
+
+async function pickFolder(page: Page, folder: string): Promise<void> {
+  await page.getByTestId('open-load-dialog').click();
+  await page.getByTestId('pick-folder').setInputFiles(folder);
+}
+
+async function facetCounts(page: Page, facet: string): Promise<Record<string, number>> {
+  const buttons = page.getByTestId(`facet-${facet}`).locator('button');
+  const out: Record<string, number> = {};
+  for (const b of await buttons.all()) {
+    const label = (await b.locator('.label').innerText()).trim();
+    out[label] = Number((await b.locator('.count').innerText()).replace(/,/g, ''));
+  }
+  return out;
+}
+
+test('the site opens on its embedded release and lists its tasks', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('task-row').first()).toBeVisible();
+  const total = Number((await page.getByTestId('task-total').innerText()).replace(/[^0-9]/g, ''));
+  expect(total).toBeGreaterThan(0);
+  await expect(page.getByTestId('release-title')).not.toContainText('no release');
+});
+
+test.describe('the real v1.0 files', () => {
+  test.skip(!hasShared, SKIP_NO_SHARED);
+  const manifest = hasShared
+    ? (JSON.parse(readFileSync(path.join(v10Dir, 'manifest.json'), 'utf8')) as Manifest)
+    : undefined;
+
+  test('a picked v1.0 folder loads with counts equal to the manifest', async ({ page }) => {
+    await page.goto('/');
+    await pickFolder(page, v10Dir);
+    await expect(page.getByTestId('release-title')).toContainText('Epstein Bench v1.0');
+    await expect(page.getByTestId('task-total')).toHaveText('1,088 tasks');
+    expect(await facetCounts(page, 'split')).toEqual({ full: 1038, dev: 50 });
+
+    await page.getByTestId('facet-split-full').click();
+    await expect(page.getByTestId('task-total')).toHaveText('1,038 tasks');
+    expect(await facetCounts(page, 'type')).toEqual(manifest!.splits.full!.by_type);
+
+    await page.getByTestId('facet-split-full').click();
+    await page.getByTestId('facet-split-dev').click();
+    await expect(page.getByTestId('task-total')).toHaveText('50 tasks');
+    expect(await facetCounts(page, 'type')).toEqual(manifest!.splits.dev!.by_type);
+    await expect(page).toHaveURL(/split=dev/);
+    // The dev split publishes its answer key: answers are shown.
+    const devTasks = readFileSync(path.join(v10Dir, 'dev/tasks.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { answer: string | null });
+    const firstAnswer = devTasks.find((t) => t.answer)!.answer!;
+    await expect(page.getByTestId('task-answer').filter({ hasText: firstAnswer }).first()).toBeVisible();
+    await expect(page.getByTestId('task-row')).toHaveCount(50);
+    await page.screenshot({ path: 'test-results/tasks-v1.0-dev.png', fullPage: false });
+  });
+
+  test('a release served from another origin loads by URL', async ({ page }) => {
+    const server = await startStaticServer(v10Dir);
+    try {
+      await page.goto('/');
+      await page.getByTestId('open-load-dialog').click();
+      await page.getByTestId('release-url').fill(server.url);
+      await page.getByRole('button', { name: 'Load URL' }).click();
+      await expect(page.getByTestId('task-total')).toHaveText('1,088 tasks');
+      await expect(page).toHaveURL(new RegExp(`release=${encodeURIComponent(server.url)}`));
+      // The permalink reloads the same release.
+      await page.reload();
+      await expect(page.getByTestId('task-total')).toHaveText('1,088 tasks');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('one changed byte in full/questions.jsonl refuses the load, naming the file', async ({ page }) => {
+    const copy = copyFolder(v10Dir);
+    flipByte(path.join(copy, 'full/questions.jsonl'), 100);
+    await page.goto('/');
+    await pickFolder(page, copy);
+    const error = page.getByTestId('dialog-error');
+    await expect(error).toContainText('full/questions.jsonl');
+    await expect(error).toContainText('baeacb246318e6f51ec5d7dc2ce11074435e3a09d9454da2bc7956622b6921f9');
+  });
+
+  test('a broken line 7 is reported as line 7', async ({ page }) => {
+    const copy = copyFolder(v10Dir);
+    const file = path.join(copy, 'dev/tasks.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[6] = lines[6]!.slice(0, 40);
+    writeFileSync(file, lines.join('\n'));
+    await page.goto('/');
+    await pickFolder(page, copy);
+    await expect(page.getByTestId('file-problems')).toContainText('dev/tasks.jsonl');
+    await expect(page.getByTestId('file-issue').first()).toContainText('line 7');
+  });
+});

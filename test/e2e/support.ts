@@ -1,0 +1,47 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { serveStatic } from '../../src/cli/static-files.ts';
+
+export const projectRoot = path.resolve(import.meta.dirname, '../..');
+export const sharedDir = path.resolve(projectRoot, '../shared');
+export const v10Dir = path.join(sharedDir, 'epstein-bench-v1.0');
+export const hasShared = existsSync(v10Dir);
+export const SKIP_NO_SHARED = '../shared is absent: the real v1.0 files are not on this machine';
+
+/** A copy of a folder in a temp dir, for tests that damage files. */
+export function copyFolder(from: string): string {
+  const to = path.join(mkdtempSync(path.join(os.tmpdir(), 'ebx-')), path.basename(from));
+  cpSync(from, to, { recursive: true });
+  return to;
+}
+
+export function flipByte(file: string, offset: number): void {
+  const bytes = readFileSync(file);
+  bytes[offset] = bytes[offset]! ^ 0x01;
+  writeFileSync(file, bytes);
+}
+
+/** A plain static server on 127.0.0.1 (another origin than the site), with CORS, for URL loading. */
+export async function startStaticServer(root: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const headers = {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Expose-Headers': 'Content-Length, Content-Range',
+    };
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...headers, 'Access-Control-Allow-Headers': 'Range' });
+      res.end();
+      return;
+    }
+    if (!serveStatic(root, '/', req, res, headers)) {
+      res.statusCode = 404;
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}

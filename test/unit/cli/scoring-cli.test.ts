@@ -1,0 +1,113 @@
+/** The scoring commands run as a user runs them: `npx tsx src/cli/main.ts <command> ...`. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeJudgeCacheEntry } from '../../../src/cli/judge-cache-fs.ts';
+import { hasShared, projectRootDir, sharedDir, sharedSkipReason } from '../core/scoring/shared-data.ts';
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: projectRootDir, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const golden = (name: string, file: string) => path.join(sharedDir, 'golden', 'scoring', name, file);
+const profile = path.join(sharedDir, 'epstein-bench-v1.0', 'judge-profile.json');
+
+describe.runIf(hasShared)('scoring CLI', () => {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'scoring-cli-'));
+
+  it('score writes the golden scores.json byte for byte (exit 0), from a verdicts map and from a cache folder', async () => {
+    const name = 'sample-a-edge-seed9';
+    const out = path.join(tmp, 'scores.json');
+    const base = ['score', '--tasks', golden(name, 'tasks.jsonl'), '--predictions', golden(name, 'predictions.jsonl'), '--judge-profile', profile];
+    const extras = ['--system-name', 'sample-a-edge', '--split', 'full', '--dataset-version', 'v1.0', '--out', out];
+    const r = await cli([...base, '--judge-cache', golden(name, 'verdicts.json'), ...extras]);
+    expect(r.stderr).toContain('wrote');
+    expect(r.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(golden(name, 'scores.json'), 'utf8'));
+
+    const folder = path.join(tmp, 'llm_cache');
+    const verdicts = JSON.parse(readFileSync(golden(name, 'verdicts.json'), 'utf8')) as Record<string, string>;
+    for (const [key, reply] of Object.entries(verdicts)) await writeJudgeCacheEntry(folder, key, reply);
+    const out2 = path.join(tmp, 'scores2.json');
+    const r2 = await cli([...base, '--judge-cache', folder, ...extras.slice(0, -1), out2]);
+    expect(r2.code).toBe(0);
+    expect(readFileSync(out2, 'utf8')).toBe(readFileSync(golden(name, 'scores.json'), 'utf8'));
+  }, 60_000);
+
+  it('exits 3 when a judge call is missing from the cache, listing the keys', async () => {
+    const name = 'dev-seed7';
+    const verdicts = JSON.parse(readFileSync(golden(name, 'verdicts.json'), 'utf8')) as Record<string, string>;
+    const [dropped] = Object.keys(verdicts);
+    delete verdicts[dropped!];
+    const partial = path.join(tmp, 'partial.json');
+    writeFileSync(partial, JSON.stringify(verdicts));
+    const r = await cli(['score', '--tasks', golden(name, 'tasks.jsonl'), '--predictions', golden(name, 'predictions.jsonl'), '--judge-profile', profile, '--judge-cache', partial]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(dropped!);
+  }, 60_000);
+
+  it('exits 2 on bad usage, with the usage text, and on live-judging flags', async () => {
+    const r = await cli(['score', '--tasks']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('usage: npm run cli -- score');
+    const live = await cli(['score', '--tasks', 'x', '--predictions', 'y', '--judge-profile', 'z', '--key-env', 'OPENAI_API_KEY']);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toContain('live judging is not available yet');
+    const help = await cli(['compare', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('usage: npm run cli -- compare');
+  }, 60_000);
+
+  it('exits 1 on invalid predictions, naming file, line and field', async () => {
+    const bad = path.join(tmp, 'bad.jsonl');
+    writeFileSync(bad, '{"task_id": 1}\n');
+    const name = 'dev-seed7';
+    const r = await cli(['score', '--tasks', golden(name, 'tasks.jsonl'), '--predictions', bad, '--judge-profile', profile, '--judge-cache', golden(name, 'verdicts.json')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${bad}: 51 problem(s)`);
+    expect(r.stderr).toContain('line 1, field task_id: expected a string, found number 1');
+  }, 60_000);
+
+  it('validate accepts a bundle whose committed scores follow from its predictions, compare and check-leaderboard report', async () => {
+    const name = 'dev-seed7';
+    const bundle = path.join(tmp, 'bundle');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(bundle);
+    copyFileSync(golden(name, 'predictions.jsonl'), path.join(bundle, 'predictions.jsonl'));
+    copyFileSync(golden(name, 'scores.json'), path.join(bundle, 'scores.json'));
+    const manifestPath = path.join(sharedDir, 'epstein-bench-v1.0', 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { splits: { dev: { questions_sha256: string } } };
+    const meta = { system_name: 'synthetic-dev', description: '', split: 'dev', dataset_version: 'v1.0', questions_sha256: manifest.splits.dev.questions_sha256 };
+    writeFileSync(path.join(bundle, 'metadata.json'), JSON.stringify(meta, null, 2));
+    const args = ['validate', bundle, '--tasks', golden(name, 'tasks.jsonl'), '--judge-profile', profile, '--judge-cache', golden(name, 'verdicts.json'), '--manifest', manifestPath];
+    const ok = await cli(args);
+    expect(ok.stderr).not.toContain('FAIL');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('committed scores.json matches');
+
+    writeFileSync(path.join(bundle, 'metadata.json'), JSON.stringify({ ...meta, questions_sha256: 'f'.repeat(64) }));
+    const tampered = await cli(args);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toContain('questions_sha256 does not match');
+
+    const cmp = await cli(['compare', golden(name, 'scores.json'), golden('sample-a-seed5', 'scores.json')]);
+    expect(cmp.code).toBe(1);
+    expect(cmp.stdout).toContain('MISMATCH');
+    const same = await cli(['compare', golden(name, 'scores.json'), golden(name, 'scores.json')]);
+    expect(same.code).toBe(0);
+
+    const lb = await cli(['check-leaderboard', path.join(sharedDir, 'epstein-bench-v1.0', 'leaderboard.json'), manifestPath]);
+    expect(lb.code).toBe(0);
+    expect(lb.stdout).toContain('7/7 rows consistent');
+  }, 90_000);
+});
+
+describe.skipIf(hasShared)('scoring CLI', () => {
+  it.skip(sharedSkipReason, () => {});
+});

@@ -1,0 +1,326 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryJudgeCache, parseVerdictsJson } from '../../../../src/core/judge/cache.ts';
+import { createJudgeProvider } from '../../../../src/core/judge/providers.ts';
+import { JudgeRunControl } from '../../../../src/core/judge/run-control.ts';
+import { runJudgeCalls } from '../../../../src/core/judge/runner.ts';
+import type { JudgeCache, JudgeCall, JudgeProgress, JudgeProvider } from '../../../../src/core/judge/types.ts';
+import {
+  startMockJudgeServer,
+  type MockJudgeServer,
+  type RecordedRequest,
+} from '../../../support/mock-judge-server.ts';
+import { cacheKey, makeCall, makeCalls, MODEL, openAIEndpoint, recordingSleep, TEST_KEY } from './judge-fixtures.ts';
+
+let server: MockJudgeServer;
+let provider: JudgeProvider;
+beforeEach(async () => {
+  server = await startMockJudgeServer();
+  provider = createJudgeProvider(openAIEndpoint(server.url), {
+    responseFormat: { type: 'json_object' },
+    timeoutMs: 2000,
+  });
+});
+afterEach(async () => {
+  await server.close();
+});
+
+/** Replies with a text derived from the prompt, so each reply can be checked against its call. */
+const replyFor = (prompt: string): string => `{"echo": ${JSON.stringify(prompt.slice(-12))}}`;
+function promptOf(request: RecordedRequest): string {
+  const body = request.body as { messages: Array<{ content: string }> };
+  return body.messages[1]!.content;
+}
+
+async function startEchoServer(delayMs = 0): Promise<void> {
+  await server.close();
+  server = await startMockJudgeServer({
+    fallback: (request) => ({ reply: replyFor(promptOf(request)), delayMs }),
+  });
+  provider = createJudgeProvider(openAIEndpoint(server.url), {
+    responseFormat: { type: 'json_object' },
+    timeoutMs: 2000,
+  });
+}
+
+const sleep = recordingSleep().sleep;
+
+describe('runJudgeCalls', () => {
+  it('sends each call with its exact prompt, system and model and returns replies by key', async () => {
+    await startEchoServer();
+    const calls = await makeCalls(5);
+    const cache = new MemoryJudgeCache();
+    const result = await runJudgeCalls({ calls, cache, provider, retry: { sleep } });
+    expect(result.cancelled).toBe(false);
+    expect(result.failures.size).toBe(0);
+    expect(server.requests).toHaveLength(5);
+    const sentByPrompt = new Map(server.requests.map((request) => [promptOf(request), request.body]));
+    for (const call of calls) {
+      expect(sentByPrompt.get(call.prompt)).toEqual({
+        model: call.model,
+        messages: [
+          { role: 'system', content: call.system },
+          { role: 'user', content: call.prompt },
+        ],
+        response_format: { type: 'json_object' },
+      });
+    }
+    for (const call of calls) {
+      expect(result.replies.get(call.key)).toBe(replyFor(call.prompt));
+      expect(cache.entries.get(call.key)).toBe(replyFor(call.prompt));
+    }
+    expect(result.progress).toEqual({ total: 5, done: 5, cached: 0, failed: 0, inFlight: 0 });
+  });
+
+  it('answers cached calls without network, and a second run with the same cache makes zero requests', async () => {
+    await startEchoServer();
+    const calls = await makeCalls(6);
+    const cache = new MemoryJudgeCache([[calls[0]!.key, 'from cache']]);
+    const first = await runJudgeCalls({ calls, cache, provider, retry: { sleep } });
+    expect(server.requests).toHaveLength(5);
+    expect(first.replies.get(calls[0]!.key)).toBe('from cache');
+    expect(first.progress.cached).toBe(1);
+
+    const progress: JudgeProgress[] = [];
+    const second = await runJudgeCalls({
+      calls,
+      cache,
+      provider,
+      retry: { sleep },
+      onProgress: (p) => progress.push(p),
+    });
+    expect(server.requests).toHaveLength(5);
+    expect(second.progress).toEqual({ total: 6, done: 6, cached: 6, failed: 0, inFlight: 0 });
+    expect([...second.replies.entries()].sort()).toEqual([...first.replies.entries()].sort());
+    expect(progress.at(-1)).toEqual({ total: 6, done: 6, cached: 6, failed: 0, inFlight: 0 });
+  });
+
+  it('makes one request per distinct key', async () => {
+    await startEchoServer();
+    const call = await makeCall('same prompt');
+    const result = await runJudgeCalls({
+      calls: [call, { ...call, task_id: 'other', tag: 'PREMISEID' }, call],
+      cache: new MemoryJudgeCache(),
+      provider,
+      retry: { sleep },
+    });
+    expect(server.requests).toHaveLength(1);
+    expect(result.progress.total).toBe(1);
+  });
+
+  it('refuses calls for a model other than the endpoint model, before any request', async () => {
+    const calls = await makeCalls(2, 'gpt-4o-mini-2024-07-18');
+    await expect(runJudgeCalls({ calls, cache: new MemoryJudgeCache(), provider })).rejects.toThrow(
+      /model "gpt-4o-mini-2024-07-18" but the endpoint is configured for "gpt-5.5-2026-04-23"/,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses two calls that share a key but differ in prompt', async () => {
+    const call = await makeCall('a');
+    await expect(
+      runJudgeCalls({ calls: [call, { ...call, prompt: 'b' }], cache: new MemoryJudgeCache(), provider }),
+    ).rejects.toThrow(/share cache key/);
+  });
+
+  it('never has more requests in flight than the concurrency bound', async () => {
+    await startEchoServer(50);
+    const calls = await makeCalls(14);
+    let maxReported = 0;
+    const result = await runJudgeCalls({
+      calls,
+      cache: new MemoryJudgeCache(),
+      provider,
+      concurrency: 3,
+      retry: { sleep },
+      onProgress: (p) => (maxReported = Math.max(maxReported, p.inFlight)),
+    });
+    expect(result.replies.size).toBe(14);
+    expect(server.maxInFlight).toBeLessThanOrEqual(3);
+    expect(server.maxInFlight).toBeGreaterThan(1);
+    expect(maxReported).toBeLessThanOrEqual(3);
+  });
+
+  it('writes each reply to the cache as soon as it arrives', async () => {
+    await startEchoServer(20);
+    const calls = await makeCalls(6);
+    const cache = new MemoryJudgeCache();
+    const seen: Array<{ done: number; cachedEntries: number }> = [];
+    await runJudgeCalls({
+      calls,
+      cache,
+      provider,
+      concurrency: 2,
+      retry: { sleep },
+      onProgress: (p) => seen.push({ done: p.done, cachedEntries: cache.entries.size }),
+    });
+    for (const snapshot of seen) expect(snapshot.cachedEntries).toBe(snapshot.done);
+    expect(seen.some((s) => s.done > 0 && s.done < 6)).toBe(true);
+  });
+
+  it('records failures as JudgeErrors, keeps the rest, and keeps going', async () => {
+    const calls = await makeCalls(3);
+    server.script.push({ status: 429, body: { error: { code: 'insufficient_quota', message: `quota ${TEST_KEY}` } } });
+    server.script.push({ reply: 'r2' }, { reply: 'r3' });
+    const cache = new MemoryJudgeCache();
+    const result = await runJudgeCalls({ calls, cache, provider, concurrency: 1, retry: { sleep } });
+    expect(server.requests).toHaveLength(3);
+    expect(result.failures.size).toBe(1);
+    const [failedKey, error] = [...result.failures.entries()][0]!;
+    expect(failedKey).toBe(calls[0]!.key);
+    expect(error.kind).toBe('quota');
+    expect(error.status).toBe(429);
+    expect(error.message).not.toContain(TEST_KEY);
+    expect(cache.entries.has(calls[0]!.key)).toBe(false);
+    expect(result.progress).toEqual({ total: 3, done: 3, cached: 0, failed: 1, inFlight: 0 });
+  });
+
+  it('stops sending requests once cancelled', async () => {
+    await startEchoServer(30);
+    const calls = await makeCalls(20);
+    const control = new JudgeRunControl();
+    const cache = new MemoryJudgeCache();
+    const result = await runJudgeCalls({
+      calls,
+      cache,
+      provider,
+      concurrency: 2,
+      control,
+      retry: { sleep },
+      onProgress: (p) => {
+        if (p.done >= 2) control.cancel();
+      },
+    });
+    const sentAtEnd = server.requests.length;
+    expect(result.cancelled).toBe(true);
+    expect(sentAtEnd).toBeLessThanOrEqual(4);
+    expect(result.failures.size).toBe(0);
+    expect(result.replies.size).toBeLessThan(20);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.requests.length).toBe(sentAtEnd);
+
+    // A later run with the same cache resumes: it only sends what was not answered.
+    const resumed = await runJudgeCalls({ calls, cache, provider, retry: { sleep } });
+    expect(resumed.progress.cached).toBe(result.replies.size);
+    expect(server.requests.length).toBe(sentAtEnd + (20 - result.replies.size));
+  });
+
+  it('cancels from an outside AbortSignal, aborting requests in flight', async () => {
+    await startEchoServer(5000);
+    const controller = new AbortController();
+    const pending = runJudgeCalls({
+      calls: await makeCalls(4),
+      cache: new MemoryJudgeCache(),
+      provider,
+      signal: controller.signal,
+      retry: { sleep },
+    });
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const result = await pending;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.cancelled).toBe(true);
+    expect(result.replies.size).toBe(0);
+    expect(result.failures.size).toBe(0);
+  });
+
+  it('pauses (no new requests) and resumes', async () => {
+    await startEchoServer(10);
+    const calls = await makeCalls(8);
+    const control = new JudgeRunControl();
+    let pausedOnce = false;
+    let markPaused: () => void = () => undefined;
+    const pausedAfterTwo = new Promise<void>((resolve) => (markPaused = resolve));
+    const pending = runJudgeCalls({
+      calls,
+      cache: new MemoryJudgeCache(),
+      provider,
+      concurrency: 2,
+      control,
+      retry: { sleep },
+      onProgress: (p) => {
+        if (!pausedOnce && p.done >= 2) {
+          pausedOnce = true;
+          control.pause();
+          markPaused();
+        }
+      },
+    });
+    await pausedAfterTwo;
+    // Requests already on their way when pause() ran still arrive; wait until the count settles.
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let last = -1;
+    for (let waited = 0; (server.requests.length !== last || server.inFlight > 0) && waited < 5000; waited += 60) {
+      last = server.requests.length;
+      await wait(60);
+    }
+    const sentWhilePaused = server.requests.length;
+    expect(sentWhilePaused).toBeLessThanOrEqual(4);
+    await wait(200);
+    expect(server.requests.length).toBe(sentWhilePaused);
+    expect(control.paused).toBe(true);
+    control.resume();
+    const result = await pending;
+    expect(result.replies.size).toBe(8);
+    expect(server.requests).toHaveLength(8);
+  });
+
+  it('keeps a reply whose cache write failed and reports the write error', async () => {
+    await startEchoServer();
+    const failingCache: JudgeCache = {
+      get: async () => undefined,
+      set: async () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    const calls = await makeCalls(2);
+    const result = await runJudgeCalls({ calls, cache: failingCache, provider, retry: { sleep } });
+    expect(result.replies.size).toBe(2);
+    expect(result.cacheWriteErrors.map((e) => e.message)).toEqual(['QuotaExceededError', 'QuotaExceededError']);
+  });
+});
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const sharedDir = path.resolve(projectRoot, '../shared');
+const goldenCase = path.join(sharedDir, 'golden/scoring/dev-seed7');
+
+describe.skipIf(!existsSync(sharedDir))(
+  'runJudgeCalls on the golden dev-seed7 calls (skipped: ../shared absent)',
+  () => {
+    it('fetches every golden call once and yields the golden verdicts', async () => {
+      const verdicts = parseVerdictsJson(readFileSync(path.join(goldenCase, 'verdicts.json'), 'utf8'));
+      const calls = readFileSync(path.join(goldenCase, 'judge-calls.jsonl'), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as JudgeCall);
+      // The mock judge answers like the recorded judge: by the cache key of what it was sent.
+      const answering = await startMockJudgeServer({
+        fallback: async (request) => {
+          const body = request.body as { model: string; messages: Array<{ content: string }> };
+          const key = await cacheKey(body.model, body.messages[0]!.content, body.messages[1]!.content);
+          const reply = verdicts.get(key);
+          return reply === undefined ? { status: 404, body: 'unknown call' } : { reply };
+        },
+      });
+      try {
+        const goldenProvider = createJudgeProvider(openAIEndpoint(answering.url, MODEL), {
+          responseFormat: { type: 'json_object' },
+        });
+        const result = await runJudgeCalls({
+          calls,
+          cache: new MemoryJudgeCache(),
+          provider: goldenProvider,
+          retry: { sleep },
+        });
+        const distinct = new Set(calls.map((call) => call.key));
+        expect(answering.requests).toHaveLength(distinct.size);
+        expect(result.failures.size).toBe(0);
+        for (const call of calls) expect(result.replies.get(call.key)).toBe(verdicts.get(call.key));
+      } finally {
+        await answering.close();
+      }
+    });
+  },
+);

@@ -1,0 +1,130 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  benchmarkNdcgAt10,
+  benchmarkRecallAt,
+  benchmarkRetrievalScores,
+  formatFixed4,
+  formatTrecEval,
+  trecEval,
+  trecEvalQuery,
+} from '../../../../src/core/retrieval/metrics.ts';
+import { qrelsFromGold } from '../../../../src/core/retrieval/trec.ts';
+
+const projectRoot = path.resolve(import.meta.dirname, '../../../..');
+const shared = path.resolve(projectRoot, '../shared');
+
+describe("benchmark retrieval diagnostics (spec 2.3, test_score.py's cases)", () => {
+  it('recall@k: half of the gold found gives 0.5; empty gold gives 0', () => {
+    expect(benchmarkRecallAt(['a', 'x'], ['a', 'b'], 5)).toBe(0.5);
+    expect(benchmarkRecallAt(['x', 'a'], ['a'], 1)).toBe(0);
+    expect(benchmarkRecallAt(['a'], [], 5)).toBe(0);
+  });
+
+  it('ndcg@10: a single gold doc at rank 2 gives 1/log2(3)', () => {
+    expect(benchmarkNdcgAt10(['x', 'a'], ['a'])).toBe(1 / Math.log2(3));
+    expect(benchmarkNdcgAt10(['a', 'b'], ['a', 'b'])).toBe(1);
+  });
+
+  it('deduplicates the retrieved list in order before cutting', () => {
+    expect(benchmarkRecallAt(['x', 'x', 'x', 'x', 'x', 'a'], ['a'], 5)).toBe(1);
+    expect(benchmarkNdcgAt10(['x', 'x', 'a'], ['a'])).toBe(1 / Math.log2(3));
+  });
+
+  it('IDCG counts min(|gold|, 10) ideal hits', () => {
+    const gold = Array.from({ length: 12 }, (_, i) => `g${i}`);
+    expect(benchmarkNdcgAt10(gold.slice(0, 10), gold)).toBe(1);
+    let idcg = 0;
+    for (let i = 0; i < 3; i++) idcg += 1 / Math.log2(i + 2);
+    expect(benchmarkNdcgAt10(['g0'], ['g0', 'g1', 'g2'])).toBe(1 / idcg);
+  });
+
+  const cases = ['dev-seed7', 'sample-a-seed5'];
+  const haveShared = existsSync(path.join(shared, 'golden/scoring'));
+  it.skipIf(!haveShared)(`equals the canonical scorer's retrieval block (skipped only when ${shared} is absent)`, () => {
+    for (const name of cases) {
+      const dir = path.join(shared, 'golden/scoring', name);
+      const lines = (f: string) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const retrieved = new Map(lines('predictions.jsonl').map((p) => [p['task_id'] as string, ((p['retrieved'] as unknown[] | undefined) ?? []).map(String)]));
+      const counted = lines('tasks.jsonl')
+        .filter((t) => t['type'] !== 'unanswerable' && t['type'] !== 'false_premise')
+        .map((t) => ({ gold: t['gold_docs'] as string[], retrieved: [...new Set(retrieved.get(t['task_id'] as string) ?? [])].slice(0, 20) }));
+      const report = JSON.parse(readFileSync(path.join(dir, 'scores.json'), 'utf8')) as { retrieval: Record<string, number> };
+      expect(benchmarkRetrievalScores(counted)).toEqual(report.retrieval);
+    }
+  });
+});
+
+describe('trec_eval measures', () => {
+  const judged = new Map([
+    ['d1', 1],
+    ['d2', 2],
+    ['d3', 0],
+    ['d4', 1],
+  ]);
+
+  it('computes P, recall, recip_rank, map and ndcg_cut by their definitions', () => {
+    const run = [
+      { docid: 'd3', score: 5 },
+      { docid: 'd1', score: 4 },
+      { docid: 'x', score: 3 },
+      { docid: 'd2', score: 2 },
+    ];
+    const v = trecEvalQuery(run, judged);
+    expect(v.num_rel).toBe(3);
+    expect(v.num_ret).toBe(4);
+    expect(v.num_rel_ret).toBe(2);
+    expect(v.P_5).toBe(2 / 5);
+    expect(v.recall_5).toBe(2 / 3);
+    expect(v.recip_rank).toBe(1 / 2);
+    expect(v.map).toBe((1 / 2 + 2 / 4) / 3);
+    const dcg = 1 / Math.log2(3) + 2 / Math.log2(5);
+    const idcg = 2 + 1 / Math.log2(3) + 1 / Math.log2(4);
+    expect(v.ndcg_cut_5).toBeCloseTo(dcg / idcg, 15);
+    expect(v.ndcg_cut_10).toBeCloseTo(dcg / idcg, 15);
+  });
+
+  it('re-sorts by score, breaking ties by docid descending, ignoring file order', () => {
+    const v = trecEvalQuery(
+      [
+        { docid: 'a', score: 1 },
+        { docid: 'd1', score: 1 },
+      ],
+      judged,
+    );
+    // 'd1' > 'a', so d1 ranks first.
+    expect(v.recip_rank).toBe(1);
+  });
+
+  it('evaluates only queries in both run and qrels; empty gold sets are excluded; -c counts missing ones', () => {
+    const qrels = qrelsFromGold([
+      { task_id: 'q1', gold_docs: ['a'] },
+      { task_id: 'q2', gold_docs: [] },
+      { task_id: 'q3', gold_docs: ['b'] },
+    ]);
+    expect([...qrels.keys()]).toEqual(['q1', 'q3']);
+    const run = new Map([
+      ['q1', [{ docid: 'a', score: 1 }]],
+      ['q2', [{ docid: 'z', score: 1 }]],
+    ]);
+    const plain = trecEval(run, qrels);
+    expect(plain.numQ).toBe(1);
+    expect(plain.all.recall_5).toBe(1);
+    const complete = trecEval(run, qrels, { complete: true });
+    expect(complete.numQ).toBe(2);
+    expect(complete.all.recall_5).toBe(0.5);
+    expect(complete.all.num_rel).toBe(2);
+  });
+
+  it('formats like trec_eval, rounding exact ties half to even as printf does', () => {
+    expect(formatFixed4(1 / 32)).toBe('0.0312');
+    expect(formatFixed4(3 / 32)).toBe('0.0938');
+    expect(formatFixed4(2 / 3)).toBe('0.6667');
+    const qrels = new Map([['q1', new Map([['a', 1]])]]);
+    const text = formatTrecEval(trecEval(new Map([['q1', [{ docid: 'a', score: 1 }]]]), qrels), 'myrun');
+    expect(text.split('\n')[0]).toBe(`${'runid'.padEnd(22)}\tall\tmyrun`);
+    expect(text).toContain(`${'map'.padEnd(22)}\tall\t1.0000\n`);
+    expect(text).toContain(`${'num_rel_ret'.padEnd(22)}\tall\t1\n`);
+  });
+});

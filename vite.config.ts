@@ -1,0 +1,22 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { staticData } from './src/cli/vite-static-data.ts';
+
+export default defineConfig({
+  plugins: [svelte(), staticData()],
+  worker: { format: 'es' },
+  optimizeDeps: {
+    // They find their own wasm and worker files through import.meta.url: pre-bundling breaks that.
+    exclude: ['@duckdb/duckdb-wasm', '@huggingface/transformers', 'onnxruntime-web'],
+    // Imported only inside workers, so discovered late; listing them avoids a reload on first dev load.
+    include: ['comlink', '@orama/orama', 'apache-arrow', 'hyparquet'],
+  },
+  build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
+  preview: { port: 4173 },
+  test: {
+    environment: 'node',
+    include: ['test/unit/**/*.test.ts'],
+    testTimeout: 60_000,
+  },
+});
