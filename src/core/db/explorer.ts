@@ -132,11 +132,12 @@ export function createExplorerData(startSql: () => Promise<Sql>) {
 
 /** Only the small columns are read at load; text stays in the file until a document is opened. */
 async function insertParquetDocs(db: Sql, file: AsyncBuffer): Promise<void> {
-  const { parquetReadObjects } = await import('hyparquet');
-  const rows = (await parquetReadObjects({
-    file,
-    columns: ['doc_id', 'quality', 'file_name', 'file_type', 'online_url', 'n_chars'],
-  })) as Array<Record<string, unknown>>;
+  const { parquetMetadataAsync, parquetReadObjects, parquetSchema } = await import('hyparquet');
+  const metadata = await parquetMetadataAsync(file);
+  const present = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
+  if (!present.has('doc_id')) throw new Error('docs.parquet has no doc_id column');
+  const wanted = ['doc_id', 'quality', 'file_name', 'file_type', 'online_url', 'n_chars'].filter((c) => present.has(c));
+  const rows = (await parquetReadObjects({ file, metadata, columns: wanted })) as Array<Record<string, unknown>>;
   const str = (k: string) =>
     vectorFromArray(
       rows.map((r) => (r[k] === undefined || r[k] === null ? null : String(r[k]))),

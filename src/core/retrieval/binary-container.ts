@@ -55,7 +55,7 @@ export function writeContainer(
   sections: ReadonlyArray<{ name: string; data: ArrayBufferView }>,
 ): Uint8Array {
   assertLittleEndianHost();
-  if (magic.length !== 8 || !/^[\x00-\x7e]{8}$/.test(magic)) throw new Error('magic must be 8 ASCII chars');
+  if (magic.length !== 8 || [...magic].some((ch) => ch.charCodeAt(0) > 0x7e)) throw new Error('magic must be 8 ASCII chars');
   // Offsets depend on the header length and the header lists the offsets: iterate to a fixed point.
   let entries: SectionEntry[] = [];
   let json = new Uint8Array(0);
