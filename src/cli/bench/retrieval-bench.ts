@@ -45,7 +45,9 @@ export function runRetrievalBench(options: RetrievalBenchOptions): Record<string
   mkdirSync(options.outDir, { recursive: true });
   const write = (name: string, data: Uint8Array | string): void => writeFileSync(path.join(options.outDir, name), data);
 
-  log(`generating corpus (${options.scale}: ${shape.docs} docs, ${shape.chunks} chunks, ${shape.queries} queries, seed ${CORPUS_SEED})...`);
+  log(
+    `generating corpus (${options.scale}: ${shape.docs} docs, ${shape.chunks} chunks, ${shape.queries} queries, seed ${CORPUS_SEED})...`,
+  );
   const [corpus, genSeconds] = timed(() => generateCorpus(shape));
   let textBytes = 0;
   for (const c of corpus.chunks) textBytes += c.text.length;
@@ -73,7 +75,9 @@ export function runRetrievalBench(options: RetrievalBenchOptions): Record<string
   const agree = naiveSubset.filter((q, i) => {
     const a = naiveResults[i]!;
     const b = bm25.search(q, 20);
-    return a.length === b.length && a.every((d, j) => d.doc_id === b[j]!.doc_id && Math.abs(d.score - b[j]!.score) <= 1e-9);
+    return (
+      a.length === b.length && a.every((d, j) => d.doc_id === b[j]!.doc_id && Math.abs(d.score - b[j]!.score) <= 1e-9)
+    );
   }).length;
   const postingsTouched = corpus.queries.map((q) =>
     queryTerms(q).reduce((sum, t) => {
@@ -119,7 +123,12 @@ export function runRetrievalBench(options: RetrievalBenchOptions): Record<string
 
   log('hybrid queries...');
   const pairs = vectors.queries.map((v, i) => ({ text: corpus.queries[i % corpus.queries.length]!, v }));
-  const hybridLatency = measureLatency(pairs, (p) => rrfFuse([bm25.search(p.text, 40), dense.searchDocs(p.v, 40)], 20), 2, 20);
+  const hybridLatency = measureLatency(
+    pairs,
+    (p) => rrfFuse([bm25.search(p.text, 40), dense.searchDocs(p.v, 40)], 20),
+    2,
+    20,
+  );
   const hybridNaiveLatency = measureLatency(
     pairs.slice(0, hybridNaiveQueries),
     (p) => rrfFuse([naive.search(p.text, 40), denseBuilt.searchDocs(p.v, 40, { exact: true })], 20),
@@ -133,46 +142,105 @@ export function runRetrievalBench(options: RetrievalBenchOptions): Record<string
   write('query-vectors.f32', new Uint8Array(queryVectors.buffer));
 
   const rows: Row[] = [
-    { name: 'BM25 top-20 docs', ours: bm25Latency, baseline: naiveLatency, baselineName: 'scan of all pre-tokenised chunks' },
+    {
+      name: 'BM25 top-20 docs',
+      ours: bm25Latency,
+      baseline: naiveLatency,
+      baselineName: 'scan of all pre-tokenised chunks',
+    },
     {
       name: `dense top-20 docs (binary + rescore ${DEFAULT_RESCORE}, int8)`,
       ours: denseLatency,
       baseline: exactLatency,
       baselineName: 'float32 brute force',
     },
-    { name: 'hybrid RRF top-20 (BM25 40 + dense 40)', ours: hybridLatency, baseline: hybridNaiveLatency, baselineName: 'naive BM25 + float32 brute force' },
+    {
+      name: 'hybrid RRF top-20 (BM25 40 + dense 40)',
+      ours: hybridLatency,
+      baseline: hybridNaiveLatency,
+      baselineName: 'naive BM25 + float32 brute force',
+    },
   ];
   const f2 = (x: number): string => x.toFixed(2);
   const f1 = (x: number): string => x.toFixed(1);
   log('');
   log(`Retrieval bench, scale ${options.scale}, Node ${process.version}; files in ${options.outDir}`);
-  log(`corpus      ${shape.docs} docs, ${bm25.numChunks} chunks, ${f1(textBytes / MiB)} MiB text, ${bm25.numTerms} terms, ${bm25.data.postingChunk.length} postings, avgdl ${f1(bm25.avgdl)} (generated in ${f1(genSeconds)} s)`);
-  log(`BM25 index  build ${f1(buildSeconds)} s; file ${f1(bm25Raw.length / MiB)} MiB raw / ${f1(bm25Gz.length / MiB)} MiB gzip (serialise ${f2(serializeSeconds)} s, gzip ${f2(gzipSeconds)} s)`);
-  log(`            postings touched per query: p50 ${Math.round(percentile(postingsTouched, 0.5))}, p95 ${Math.round(percentile(postingsTouched, 0.95))}`);
-  log(`            load ${f2(gunzipSeconds + decodeSeconds)} s = gunzip ${f2(gunzipSeconds)} + decode ${f2(decodeSeconds)}; first query ${f2(firstQuerySeconds * 1000)} ms`);
-  log(`dense       ${DIM} dims, build ${f1(denseBuildSeconds)} s (vectors generated in ${f1(vectorSeconds)} s); file ${f1(denseRaw.length / MiB)} MiB raw / ${f1(denseGz.length / MiB)} MiB gzip; load ${f2(denseLoadSeconds)} s`);
+  log(
+    `corpus      ${shape.docs} docs, ${bm25.numChunks} chunks, ${f1(textBytes / MiB)} MiB text, ${bm25.numTerms} terms, ${bm25.data.postingChunk.length} postings, avgdl ${f1(bm25.avgdl)} (generated in ${f1(genSeconds)} s)`,
+  );
+  log(
+    `BM25 index  build ${f1(buildSeconds)} s; file ${f1(bm25Raw.length / MiB)} MiB raw / ${f1(bm25Gz.length / MiB)} MiB gzip (serialise ${f2(serializeSeconds)} s, gzip ${f2(gzipSeconds)} s)`,
+  );
+  log(
+    `            postings touched per query: p50 ${Math.round(percentile(postingsTouched, 0.5))}, p95 ${Math.round(percentile(postingsTouched, 0.95))}`,
+  );
+  log(
+    `            load ${f2(gunzipSeconds + decodeSeconds)} s = gunzip ${f2(gunzipSeconds)} + decode ${f2(decodeSeconds)}; first query ${f2(firstQuerySeconds * 1000)} ms`,
+  );
+  log(
+    `dense       ${DIM} dims, build ${f1(denseBuildSeconds)} s (vectors generated in ${f1(vectorSeconds)} s); file ${f1(denseRaw.length / MiB)} MiB raw / ${f1(denseGz.length / MiB)} MiB gzip; load ${f2(denseLoadSeconds)} s`,
+  );
   log('');
-  log(`${'query path'.padEnd(50)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'n'.padStart(5)}   baseline: p50 / p95 ms (n), times slower at p50 / p95`);
+  log(
+    `${'query path'.padEnd(50)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'n'.padStart(5)}   baseline: p50 / p95 ms (n), times slower at p50 / p95`,
+  );
   for (const r of rows) {
     log(
       `${r.name.padEnd(50)} ${f2(r.ours.p50).padStart(8)} ${f2(r.ours.p95).padStart(8)} ${String(r.ours.n).padStart(5)}   ${r.baselineName}: ${f1(r.baseline.p50)} / ${f1(r.baseline.p95)} (${r.baseline.n}), ${f1(r.baseline.p50 / r.ours.p50)}x / ${f1(r.baseline.p95 / r.ours.p95)}x`,
     );
   }
   log('');
-  log(`recall@20 of binary + rescore vs exact float32 (${recallSet.length} queries): chunks ${chunkRecall.toFixed(4)}, docs ${docRecall.toFixed(4)}`);
-  log(`naive and indexed BM25 give identical top-20 (ids, scores within 1e-9) on ${agree}/${naiveSubset.length} queries`);
+  log(
+    `recall@20 of binary + rescore vs exact float32 (${recallSet.length} queries): chunks ${chunkRecall.toFixed(4)}, docs ${docRecall.toFixed(4)}`,
+  );
+  log(
+    `naive and indexed BM25 give identical top-20 (ids, scores within 1e-9) on ${agree}/${naiveSubset.length} queries`,
+  );
   log('dense latency excludes the query embedding (vectors are precomputed)');
 
   const results = {
     scale: options.scale,
     node: process.version,
-    corpus: { docs: shape.docs, chunks: bm25.numChunks, textMiB: textBytes / MiB, terms: bm25.numTerms, postings: bm25.data.postingChunk.length, avgdl: bm25.avgdl, seed: CORPUS_SEED },
-    bm25: { buildSeconds, rawBytes: bm25Raw.length, gzipBytes: bm25Gz.length, gunzipSeconds, decodeSeconds, firstQueryMs: firstQuerySeconds * 1000 },
-    dense: { dim: DIM, model: MODEL, buildSeconds: denseBuildSeconds, rawBytes: denseRaw.length, gzipBytes: denseGz.length, loadSeconds: denseLoadSeconds, recallAt20Chunks: chunkRecall, recallAt20Docs: docRecall },
-    latencyMs: Object.fromEntries(rows.map((r) => [r.name, { ours: r.ours, baseline: { name: r.baselineName, ...r.baseline } }])),
+    corpus: {
+      docs: shape.docs,
+      chunks: bm25.numChunks,
+      textMiB: textBytes / MiB,
+      terms: bm25.numTerms,
+      postings: bm25.data.postingChunk.length,
+      avgdl: bm25.avgdl,
+      seed: CORPUS_SEED,
+    },
+    bm25: {
+      buildSeconds,
+      rawBytes: bm25Raw.length,
+      gzipBytes: bm25Gz.length,
+      gunzipSeconds,
+      decodeSeconds,
+      firstQueryMs: firstQuerySeconds * 1000,
+    },
+    dense: {
+      dim: DIM,
+      model: MODEL,
+      buildSeconds: denseBuildSeconds,
+      rawBytes: denseRaw.length,
+      gzipBytes: denseGz.length,
+      loadSeconds: denseLoadSeconds,
+      recallAt20Chunks: chunkRecall,
+      recallAt20Docs: docRecall,
+    },
+    latencyMs: Object.fromEntries(
+      rows.map((r) => [r.name, { ours: r.ours, baseline: { name: r.baselineName, ...r.baseline } }]),
+    ),
     naiveAgreement: { identical: agree, of: naiveSubset.length },
     postingsTouched: { p50: percentile(postingsTouched, 0.5), p95: percentile(postingsTouched, 0.95) },
-    files: { bm25: 'bm25.bin', bm25Gzip: 'bm25.bin.gz', dense: 'dense.bin', denseGzip: 'dense.bin.gz', queries: 'queries.json', queryVectors: 'query-vectors.f32' },
+    files: {
+      bm25: 'bm25.bin',
+      bm25Gzip: 'bm25.bin.gz',
+      dense: 'dense.bin',
+      denseGzip: 'dense.bin.gz',
+      queries: 'queries.json',
+      queryVectors: 'query-vectors.f32',
+    },
   };
   write('results.json', `${JSON.stringify(results, null, 2)}\n`);
   return results;

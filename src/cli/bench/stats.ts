@@ -19,7 +19,12 @@ export interface Latency {
  * Per-item latency in ms: one untimed warm-up pass over the first `warmup` items, then `passes`
  * timed passes; each item's median over passes, then p50 / p95 over items.
  */
-export function measureLatency<T>(items: readonly T[], run: (item: T, index: number) => unknown, passes = 2, warmup = 20): Latency {
+export function measureLatency<T>(
+  items: readonly T[],
+  run: (item: T, index: number) => unknown,
+  passes = 2,
+  warmup = 20,
+): Latency {
   items.slice(0, warmup).forEach(run);
   const times = items.map(() => [] as number[]);
   for (let pass = 0; pass < passes; pass++) {

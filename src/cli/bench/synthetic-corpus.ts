@@ -17,23 +17,152 @@ export interface CorpusShape {
   queries: number;
 }
 
-export const FULL_SHAPE: CorpusShape = { docs: 83_810, chunks: 159_564, vocabulary: 180_000, topics: 400, queries: 1000 };
+export const FULL_SHAPE: CorpusShape = {
+  docs: 83_810,
+  chunks: 159_564,
+  vocabulary: 180_000,
+  topics: 400,
+  queries: 1000,
+};
 export const SMALL_SHAPE: CorpusShape = { docs: 8_381, chunks: 15_956, vocabulary: 40_000, topics: 80, queries: 300 };
 export const CORPUS_SEED = 20240601;
 const MAX_CHUNKS_PER_DOC = 35;
 
 const FUNCTION_WORDS = [
-  'the', 'of', 'and', 'to', 'in', 'is', 'that', 'for', 'it', 'as', 'was', 'with', 'be', 'by', 'on', 'not',
-  'he', 'this', 'are', 'or', 'his', 'from', 'at', 'which', 'but', 'have', 'an', 'had', 'they', 'you', 'were',
-  'their', 'one', 'all', 'we', 'can', 'her', 'has', 'there', 'been', 'if', 'more', 'when', 'will', 'would', 'who',
+  'the',
+  'of',
+  'and',
+  'to',
+  'in',
+  'is',
+  'that',
+  'for',
+  'it',
+  'as',
+  'was',
+  'with',
+  'be',
+  'by',
+  'on',
+  'not',
+  'he',
+  'this',
+  'are',
+  'or',
+  'his',
+  'from',
+  'at',
+  'which',
+  'but',
+  'have',
+  'an',
+  'had',
+  'they',
+  'you',
+  'were',
+  'their',
+  'one',
+  'all',
+  'we',
+  'can',
+  'her',
+  'has',
+  'there',
+  'been',
+  'if',
+  'more',
+  'when',
+  'will',
+  'would',
+  'who',
 ];
 const SYLLABLES = [
-  'ba', 'be', 'bi', 'bo', 'ca', 'co', 'da', 'de', 'di', 'do', 'fa', 'fe', 'ga', 'go', 'ha', 'he', 'hi', 'ja', 'ka', 'ke',
-  'la', 'le', 'li', 'lo', 'ma', 'me', 'mi', 'mo', 'na', 'ne', 'ni', 'no', 'pa', 'pe', 'pi', 'po', 'ra', 're', 'ri', 'ro',
-  'sa', 'se', 'si', 'so', 'ta', 'te', 'ti', 'to', 'va', 've', 'wa', 'we', 'za', 'ton', 'ster', 'man', 'son', 'ing',
-  'tion', 'ment', 'al', 'er', 'an', 'en', 'in', 'on', 'un', 'or', 'ar', 'el', 'ey', 'ly', 'ford', 'berg', 'ville',
+  'ba',
+  'be',
+  'bi',
+  'bo',
+  'ca',
+  'co',
+  'da',
+  'de',
+  'di',
+  'do',
+  'fa',
+  'fe',
+  'ga',
+  'go',
+  'ha',
+  'he',
+  'hi',
+  'ja',
+  'ka',
+  'ke',
+  'la',
+  'le',
+  'li',
+  'lo',
+  'ma',
+  'me',
+  'mi',
+  'mo',
+  'na',
+  'ne',
+  'ni',
+  'no',
+  'pa',
+  'pe',
+  'pi',
+  'po',
+  'ra',
+  're',
+  'ri',
+  'ro',
+  'sa',
+  'se',
+  'si',
+  'so',
+  'ta',
+  'te',
+  'ti',
+  'to',
+  'va',
+  've',
+  'wa',
+  'we',
+  'za',
+  'ton',
+  'ster',
+  'man',
+  'son',
+  'ing',
+  'tion',
+  'ment',
+  'al',
+  'er',
+  'an',
+  'en',
+  'in',
+  'on',
+  'un',
+  'or',
+  'ar',
+  'el',
+  'ey',
+  'ly',
+  'ford',
+  'berg',
+  'ville',
 ];
-const OCR_SWAPS: [string, string][] = [['o', '0'], ['l', '1'], ['m', 'rn'], ['e', 'c'], ['i', 'l'], ['s', '5'], ['a', 'o'], ['h', 'b']];
+const OCR_SWAPS: [string, string][] = [
+  ['o', '0'],
+  ['l', '1'],
+  ['m', 'rn'],
+  ['e', 'c'],
+  ['i', 'l'],
+  ['s', '5'],
+  ['a', 'o'],
+  ['h', 'b'],
+];
 
 export interface SyntheticCorpus {
   shape: CorpusShape;
@@ -150,11 +279,13 @@ export function generateCorpus(shape: CorpusShape, seed = CORPUS_SEED): Syntheti
     const content = tokens.filter((t) => !functionWords.has(t));
     const terms = new Set<string>();
     const wantContent = randomInt(r, 3, 8);
-    for (let tries = 0; terms.size < wantContent && tries < 50 && content.length; tries++) terms.add(content[Math.floor(r() * content.length)]!);
+    for (let tries = 0; terms.size < wantContent && tries < 50 && content.length; tries++)
+      terms.add(content[Math.floor(r() * content.length)]!);
     const wantFunction = randomInt(r, 2, 5);
     for (let i = 0; i < wantFunction; i++) terms.add(FUNCTION_WORDS[Math.floor(r() * FUNCTION_WORDS.length)]!);
     const wantRandom = randomInt(r, 0, 2);
-    for (let i = 0; i < wantRandom; i++) terms.add(vocab[Math.floor(r() * vocab.length)]!.toLowerCase().replace(/[^a-z0-9]+/g, '') || 'x0');
+    for (let i = 0; i < wantRandom; i++)
+      terms.add(vocab[Math.floor(r() * vocab.length)]!.toLowerCase().replace(/[^a-z0-9]+/g, '') || 'x0');
     queries.push([...terms].join(' '));
     querySource.push(source);
   }
@@ -170,14 +301,20 @@ export interface SyntheticVectors {
 }
 
 /** Clustered unit vectors with a shared direction (anisotropy); a doc's chunks share a cluster. */
-export function generateVectors(corpus: SyntheticCorpus, dim: number, numQueries: number, seed = CORPUS_SEED + 1): SyntheticVectors {
+export function generateVectors(
+  corpus: SyntheticCorpus,
+  dim: number,
+  numQueries: number,
+  seed = CORPUS_SEED + 1,
+): SyntheticVectors {
   const r = mulberry32(seed);
   // About 80 chunks per cluster, so a query's top 20 lie inside its cluster at every scale
   // (top-1 cosine ~0.71, top-20 ~0.44, random pairs ~0.07: close to docs/perf-anchors.md).
   const clusters = Math.max(1, Math.round(corpus.chunkDoc.length / 80));
   const common = Float32Array.from({ length: dim }, () => gaussian(r));
   const centroids = new Float32Array(clusters * dim);
-  for (let c = 0; c < clusters; c++) for (let d = 0; d < dim; d++) centroids[c * dim + d] = gaussian(r) + 0.35 * common[d]!;
+  for (let c = 0; c < clusters; c++)
+    for (let d = 0; d < dim; d++) centroids[c * dim + d] = gaussian(r) + 0.35 * common[d]!;
   const docCluster = Uint32Array.from({ length: corpus.shape.docs }, () => Math.floor(r() * clusters));
   const count = corpus.chunkDoc.length;
   const rows = new Float32Array(count * dim);

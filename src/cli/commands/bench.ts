@@ -19,7 +19,8 @@ export async function run(args: string[]): Promise<number> {
   try {
     const parsed = parseArgs(args, ['scale', 'out']);
     const [suite, ...extra] = parsed.positional;
-    if (suite !== 'retrieval' || extra.length > 0) throw new UsageError(suite ? `unknown bench: ${[suite, ...extra].join(' ')}` : 'which bench? (retrieval)');
+    if (suite !== 'retrieval' || extra.length > 0)
+      throw new UsageError(suite ? `unknown bench: ${[suite, ...extra].join(' ')}` : 'which bench? (retrieval)');
     if (parsed.switches.size > 0) throw new UsageError(`unknown option --${[...parsed.switches][0]}`);
     const scale = parsed.flags.get('scale') ?? 'full';
     if (scale !== 'full' && scale !== 'small') throw new UsageError(`--scale must be full or small, got ${scale}`);

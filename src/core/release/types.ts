@@ -179,6 +179,8 @@ export const ADJUDICATION_CATEGORIES: Readonly<Record<'answerable' | 'unanswerab
 };
 
 export type RejectionStage = 'standalone' | 'answerability' | 'necessity' | 'adjudication' | 'error';
+/** A rejection detail's stage: a gauntlet stage, or 'pool' for a verified task dropped at pooling. */
+export type DetailStage = RejectionStage | 'pool';
 
 /** build/rejected.jsonl: reason = standalone | answerability | necessity | adjudication:<category> | error:<message>. */
 export interface Rejected {
@@ -202,10 +204,14 @@ export interface PoolEntry {
   from: string[];
 }
 
-/** Our addition: what the failing gauntlet stage saw and why it failed, per rejected candidate. */
+/**
+ * Our addition: what the failing gauntlet stage saw and why it failed, per rejected candidate
+ * (reason as in rejected.jsonl) and per task dropped at pooling (stage 'pool', reason
+ * `pool:<pool_dropped reason>`).
+ */
 export interface RejectionDetail {
   task_id: string;
-  stage: RejectionStage;
+  stage: DetailStage;
   reason: string;
   saw: string;
   why: string;

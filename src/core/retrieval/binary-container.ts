@@ -55,7 +55,8 @@ export function writeContainer(
   sections: ReadonlyArray<{ name: string; data: ArrayBufferView }>,
 ): Uint8Array {
   assertLittleEndianHost();
-  if (magic.length !== 8 || [...magic].some((ch) => ch.charCodeAt(0) > 0x7e)) throw new Error('magic must be 8 ASCII chars');
+  if (magic.length !== 8 || [...magic].some((ch) => ch.charCodeAt(0) > 0x7e))
+    throw new Error('magic must be 8 ASCII chars');
   // Offsets depend on the header length and the header lists the offsets: iterate to a fixed point.
   let entries: SectionEntry[] = [];
   let json = new Uint8Array(0);
@@ -108,7 +109,9 @@ export function readContainer(data: ArrayBuffer | Uint8Array, magic: string, ver
   }
   let header: unknown;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + jsonLength)));
+    header = JSON.parse(
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + jsonLength)),
+    );
   } catch (e) {
     throw new IndexFormatError(`${what}: header is not valid UTF-8 JSON (${(e as Error).message})`);
   }
@@ -158,13 +161,16 @@ export function typedView<T>(ctor: TypedCtor<T>, bytes: Uint8Array, length: numb
 export function headerNumber(header: ContainerHeader, key: string, what: string, integer = false): number {
   const v = header[key];
   if (typeof v !== 'number' || !Number.isFinite(v) || (integer && (!Number.isInteger(v) || v < 0))) {
-    throw new IndexFormatError(`${what}: header field "${key}" must be a ${integer ? 'non-negative integer' : 'number'}, found ${JSON.stringify(v)}`);
+    throw new IndexFormatError(
+      `${what}: header field "${key}" must be a ${integer ? 'non-negative integer' : 'number'}, found ${JSON.stringify(v)}`,
+    );
   }
   return v;
 }
 
 export function headerString(header: ContainerHeader, key: string, what: string): string {
   const v = header[key];
-  if (typeof v !== 'string') throw new IndexFormatError(`${what}: header field "${key}" must be a string, found ${JSON.stringify(v)}`);
+  if (typeof v !== 'string')
+    throw new IndexFormatError(`${what}: header field "${key}" must be a string, found ${JSON.stringify(v)}`);
   return v;
 }

@@ -11,13 +11,7 @@
  *   chunkIds     chunk ids joined by NUL (UTF-8)
  *   docIds       document ids joined by NUL (UTF-8)
  */
-import {
-  IndexFormatError,
-  headerNumber,
-  readContainer,
-  typedView,
-  writeContainer,
-} from './binary-container.ts';
+import { IndexFormatError, headerNumber, readContainer, typedView, writeContainer } from './binary-container.ts';
 import { Bm25Index, TF_ESCAPE } from './bm25-index.ts';
 import { decodeStringList, encodeStringList } from './chunk-table.ts';
 import { ByteWriter } from './varint.ts';
@@ -85,7 +79,8 @@ export function loadBm25(data: ArrayBuffer | Uint8Array): Bm25Index {
 
   const termsText = new TextDecoder().decode(file.section('terms'));
   const terms = numTerms === 0 ? [] : termsText.split('\n');
-  if (terms.length !== numTerms) throw new IndexFormatError(`${WHAT}: expected ${numTerms} terms, found ${terms.length}`);
+  if (terms.length !== numTerms)
+    throw new IndexFormatError(`${WHAT}: expected ${numTerms} terms, found ${terms.length}`);
   for (let t = 1; t < numTerms; t++) {
     if (!(terms[t - 1]! < terms[t]!)) throw new IndexFormatError(`${WHAT}: terms not strictly sorted at term ${t}`);
   }
@@ -95,11 +90,13 @@ export function loadBm25(data: ArrayBuffer | Uint8Array): Bm25Index {
   const chunkIds = decodeStringList(file.section('chunkIds'), numChunks, `${WHAT} section chunkIds`);
   const docIds = decodeStringList(file.section('docIds'), numDocs, `${WHAT} section docIds`);
   for (let c = 0; c < numChunks; c++) {
-    if (chunkDoc[c]! >= numDocs) throw new IndexFormatError(`${WHAT}: chunk ${c} points to document ${chunkDoc[c]} of ${numDocs}`);
+    if (chunkDoc[c]! >= numDocs)
+      throw new IndexFormatError(`${WHAT}: chunk ${c} points to document ${chunkDoc[c]} of ${numDocs}`);
   }
   let lengthSum = 0;
   for (let c = 0; c < numChunks; c++) lengthSum += chunkLength[c]!;
-  if (lengthSum !== totalTokens) throw new IndexFormatError(`${WHAT}: chunk lengths sum to ${lengthSum}, header says ${totalTokens}`);
+  if (lengthSum !== totalTokens)
+    throw new IndexFormatError(`${WHAT}: chunk lengths sum to ${lengthSum}, header says ${totalTokens}`);
 
   const postingStart = new Uint32Array(numTerms + 1);
   for (let t = 0; t < numTerms; t++) postingStart[t + 1] = postingStart[t]! + df[t]!;

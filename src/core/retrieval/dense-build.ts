@@ -17,7 +17,8 @@ export interface DenseBuildOptions {
 /** `rows` holds chunk i's vector at [i * dim, (i + 1) * dim), chunks in chunk-table order. */
 export function buildDenseIndex(rows: Float32Array, chunks: ChunkTable, options: DenseBuildOptions): DenseIndex {
   const { dim, model } = options;
-  if (!Number.isInteger(dim) || dim <= 0 || dim > 65535) throw new Error(`dim must be an integer in 1..65535, got ${dim}`);
+  if (!Number.isInteger(dim) || dim <= 0 || dim > 65535)
+    throw new Error(`dim must be an integer in 1..65535, got ${dim}`);
   if (rows.length % dim !== 0) throw new Error(`rows length ${rows.length} is not a multiple of dim ${dim}`);
   const count = rows.length / dim;
   const float32 = options.normalized ? rows : new Float32Array(rows.length);

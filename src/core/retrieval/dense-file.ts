@@ -76,7 +76,9 @@ export function loadDense(data: ArrayBuffer | Uint8Array, chunks: ChunkTable): D
       scales: typedView(Float32Array, file.section('scales'), dim, `${WHAT} section scales`),
       codes: typedView(Uint32Array, file.section('codes'), count * codeWords(dim), `${WHAT} section codes`),
       int8: hasInt8 ? typedView(Int8Array, file.section('int8'), count * dim, `${WHAT} section int8`) : null,
-      float32: hasFloat32 ? typedView(Float32Array, file.section('float32'), count * dim, `${WHAT} section float32`) : null,
+      float32: hasFloat32
+        ? typedView(Float32Array, file.section('float32'), count * dim, `${WHAT} section float32`)
+        : null,
     },
     chunks,
   );

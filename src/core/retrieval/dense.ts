@@ -81,7 +81,8 @@ export class DenseIndex {
   }
 
   private checkQuery(query: Float32Array): void {
-    if (query.length !== this.data.dim) throw new Error(`query vector has ${query.length} dims, index has ${this.data.dim}`);
+    if (query.length !== this.data.dim)
+      throw new Error(`query vector has ${query.length} dims, index has ${this.data.dim}`);
   }
 
   /** Binary scan + rescore: the fast path. */
@@ -146,7 +147,9 @@ export function aggregateChunksToDocs(hits: ChunkHits, chunks: ChunkTable, k: nu
   });
   // Array.prototype.sort is stable: equal scores keep first-appearance order.
   const ranked = [...best.entries()].sort((a, b) => b[1].score - a[1].score);
-  return ranked.slice(0, k).map(([d, v]) => ({ doc_id: chunks.docIds[d]!, score: v.score, chunk_id: chunks.chunkIds[v.chunk]! }));
+  return ranked
+    .slice(0, k)
+    .map(([d, v]) => ({ doc_id: chunks.docIds[d]!, score: v.score, chunk_id: chunks.chunkIds[v.chunk]! }));
 }
 
 /** Float dot product, 4 accumulators (no SIMD in plain JS; this halves the dependency chain). */

@@ -36,20 +36,44 @@ export function popcount32(value: number): number {
  * Indices of the `want` rows whose codes are nearest to `query` in Hamming distance; rows at
  * the cut-off distance are taken in index order. Returned in index order.
  */
-export function hammingCandidates(codes: Uint32Array, words: number, query: Uint32Array, want: number, scratch: Uint16Array): Uint32Array {
+export function hammingCandidates(
+  codes: Uint32Array,
+  words: number,
+  query: Uint32Array,
+  want: number,
+  scratch: Uint16Array,
+): Uint32Array {
   const count = scratch.length;
   if (want >= count) return Uint32Array.from({ length: count }, (_, i) => i);
   const histogram = new Uint32Array(words * 32 + 1);
   if (words === 12) {
     // The common 384-d case, unrolled.
-    const q0 = query[0]!, q1 = query[1]!, q2 = query[2]!, q3 = query[3]!, q4 = query[4]!, q5 = query[5]!;
-    const q6 = query[6]!, q7 = query[7]!, q8 = query[8]!, q9 = query[9]!, q10 = query[10]!, q11 = query[11]!;
+    const q0 = query[0]!,
+      q1 = query[1]!,
+      q2 = query[2]!,
+      q3 = query[3]!,
+      q4 = query[4]!,
+      q5 = query[5]!;
+    const q6 = query[6]!,
+      q7 = query[7]!,
+      q8 = query[8]!,
+      q9 = query[9]!,
+      q10 = query[10]!,
+      q11 = query[11]!;
     for (let r = 0, o = 0; r < count; r++, o += 12) {
       const dist =
-        popcount32(codes[o]! ^ q0) + popcount32(codes[o + 1]! ^ q1) + popcount32(codes[o + 2]! ^ q2) +
-        popcount32(codes[o + 3]! ^ q3) + popcount32(codes[o + 4]! ^ q4) + popcount32(codes[o + 5]! ^ q5) +
-        popcount32(codes[o + 6]! ^ q6) + popcount32(codes[o + 7]! ^ q7) + popcount32(codes[o + 8]! ^ q8) +
-        popcount32(codes[o + 9]! ^ q9) + popcount32(codes[o + 10]! ^ q10) + popcount32(codes[o + 11]! ^ q11);
+        popcount32(codes[o]! ^ q0) +
+        popcount32(codes[o + 1]! ^ q1) +
+        popcount32(codes[o + 2]! ^ q2) +
+        popcount32(codes[o + 3]! ^ q3) +
+        popcount32(codes[o + 4]! ^ q4) +
+        popcount32(codes[o + 5]! ^ q5) +
+        popcount32(codes[o + 6]! ^ q6) +
+        popcount32(codes[o + 7]! ^ q7) +
+        popcount32(codes[o + 8]! ^ q8) +
+        popcount32(codes[o + 9]! ^ q9) +
+        popcount32(codes[o + 10]! ^ q10) +
+        popcount32(codes[o + 11]! ^ q11);
       scratch[r] = dist;
       histogram[dist]!++;
     }

@@ -33,4 +33,14 @@ export {
   type TrecMeasure,
   type TrecValues,
 } from './metrics.ts';
-export { formatQrels, formatRun, parseQrels, parseRun, qrelsFromGold, TrecFormatError, type Qrels, type RunEntry, type TrecRun } from './trec.ts';
+export {
+  formatQrels,
+  formatRun,
+  parseQrels,
+  parseRun,
+  qrelsFromGold,
+  TrecFormatError,
+  type Qrels,
+  type RunEntry,
+  type TrecRun,
+} from './trec.ts';

@@ -55,7 +55,9 @@ export interface BenchmarkRetrievalScores {
  * Means over tasks of the benchmark's diagnostics. The caller passes only the tasks that
  * count (types other than unanswerable / false_premise). No tasks gives zeros.
  */
-export function benchmarkRetrievalScores(tasks: ReadonlyArray<{ retrieved: readonly string[]; gold: readonly string[] }>): BenchmarkRetrievalScores {
+export function benchmarkRetrievalScores(
+  tasks: ReadonlyArray<{ retrieved: readonly string[]; gold: readonly string[] }>,
+): BenchmarkRetrievalScores {
   let r5 = 0;
   let r20 = 0;
   let ndcg = 0;
@@ -65,7 +67,9 @@ export function benchmarkRetrievalScores(tasks: ReadonlyArray<{ retrieved: reado
     ndcg += benchmarkNdcgAt10(t.retrieved, t.gold);
   }
   const n = tasks.length;
-  return n === 0 ? { 'recall@5': 0, 'recall@20': 0, 'ndcg@10': 0 } : { 'recall@5': r5 / n, 'recall@20': r20 / n, 'ndcg@10': ndcg / n };
+  return n === 0
+    ? { 'recall@5': 0, 'recall@20': 0, 'ndcg@10': 0 }
+    : { 'recall@5': r5 / n, 'recall@20': r20 / n, 'ndcg@10': ndcg / n };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,7 +132,9 @@ export function compareCodePoints(a: string, b: string): number {
 
 /** trec_eval's ranking of a query's run lines: score descending, then docid descending. */
 export function trecEvalOrder<T extends { docid: string; score: number }>(entries: readonly T[]): T[] {
-  return [...entries].sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : compareCodePoints(b.docid, a.docid)));
+  return [...entries].sort((a, b) =>
+    a.score > b.score ? -1 : a.score < b.score ? 1 : compareCodePoints(b.docid, a.docid),
+  );
 }
 
 export function trecEvalQuery(

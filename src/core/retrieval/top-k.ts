@@ -12,9 +12,14 @@ function ranksBelow(sa: number, ia: number, sb: number, ib: number): boolean {
  * Picks the best `k` of `candidates[0..count)`, scored by `scores[id]`, and returns their ids
  * best first.
  */
-export function selectTopK(candidates: ArrayLike<number>, count: number, scores: ArrayLike<number>, k: number): number[] {
-  const size = Math.min(k, count);
-  if (size <= 0) return [];
+export function selectTopK(
+  candidates: ArrayLike<number>,
+  count: number,
+  scores: ArrayLike<number>,
+  k: number,
+): number[] {
+  const size = Math.min(Math.floor(k), count);
+  if (!(size > 0)) return [];
   const heap = new Int32Array(size); // heap[0] is the worst kept
   let n = 0;
   const siftDown = (start: number): void => {

@@ -62,7 +62,8 @@ export function parseRun(text: string, options: ParseOptions = {}): TrecRun {
       throw new TrecFormatError(`${at}: expected 6 fields "qid Q0 docid rank score tag", found ${f.length}`);
     }
     const [qid, , docid, rankText, scoreText, lineTag] = f as [string, string, string, string, string, string];
-    if (!INTEGER.test(rankText)) throw new TrecFormatError(`${at}: field 4 (rank) must be an integer, found ${JSON.stringify(rankText)}`);
+    if (!INTEGER.test(rankText))
+      throw new TrecFormatError(`${at}: field 4 (rank) must be an integer, found ${JSON.stringify(rankText)}`);
     const score = Number(scoreText);
     if (!NUMBER.test(scoreText) || !Number.isFinite(score)) {
       throw new TrecFormatError(`${at}: field 5 (score) must be a finite number, found ${JSON.stringify(scoreText)}`);
@@ -70,7 +71,9 @@ export function parseRun(text: string, options: ParseOptions = {}): TrecRun {
     const key = `${qid}\0${docid}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      throw new TrecFormatError(`${at}: document ${JSON.stringify(docid)} repeated for query ${JSON.stringify(qid)} (first on line ${first})`);
+      throw new TrecFormatError(
+        `${at}: document ${JSON.stringify(docid)} repeated for query ${JSON.stringify(qid)} (first on line ${first})`,
+      );
     }
     seen.set(key, lineNo);
     let list = queries.get(qid);
@@ -88,11 +91,14 @@ export function parseQrels(text: string, options: ParseOptions = {}): Qrels {
     const at = `${source} line ${lineNo}`;
     if (f.length !== 4) throw new TrecFormatError(`${at}: expected 4 fields "qid iter docid rel", found ${f.length}`);
     const [qid, , docid, relText] = f as [string, string, string, string];
-    if (!INTEGER.test(relText)) throw new TrecFormatError(`${at}: field 4 (rel) must be an integer, found ${JSON.stringify(relText)}`);
+    if (!INTEGER.test(relText))
+      throw new TrecFormatError(`${at}: field 4 (rel) must be an integer, found ${JSON.stringify(relText)}`);
     let judged = qrels.get(qid);
     if (!judged) qrels.set(qid, (judged = new Map()));
     if (judged.has(docid)) {
-      throw new TrecFormatError(`${at}: document ${JSON.stringify(docid)} judged twice for query ${JSON.stringify(qid)}`);
+      throw new TrecFormatError(
+        `${at}: document ${JSON.stringify(docid)} judged twice for query ${JSON.stringify(qid)}`,
+      );
     }
     judged.set(docid, Number(relText));
   }
@@ -110,7 +116,10 @@ function checkToken(value: string, field: string): void {
  * round-trip form, so parsing gives the same numbers back. trec_eval ignores the rank column
  * and re-sorts by score (ties by docid, descending).
  */
-export function formatRun(rankings: Iterable<[string, ReadonlyArray<{ doc_id: string; score: number }>]>, tag: string): string {
+export function formatRun(
+  rankings: Iterable<[string, ReadonlyArray<{ doc_id: string; score: number }>]>,
+  tag: string,
+): string {
   checkToken(tag, 'run tag');
   const lines: string[] = [];
   for (const [qid, docs] of rankings) {
@@ -130,7 +139,8 @@ export function formatQrels(qrels: Qrels): string {
     checkToken(qid, 'qid');
     for (const [docid, rel] of judged) {
       checkToken(docid, 'docid');
-      if (!Number.isInteger(rel)) throw new TrecFormatError(`rel of ${docid} for ${qid} must be an integer, found ${rel}`);
+      if (!Number.isInteger(rel))
+        throw new TrecFormatError(`rel of ${docid} for ${qid} must be an integer, found ${rel}`);
       lines.push(`${qid} 0 ${docid} ${rel}`);
     }
   }

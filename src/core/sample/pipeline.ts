@@ -152,7 +152,7 @@ export function runSamplePipeline(seed: number, options: PipelineOptions = {}): 
         dropped.push({ task_id: ok.task_id, reason: outcome.dropped });
         details.push({
           task_id: ok.task_id,
-          stage: 'error',
+          stage: 'pool',
           reason: `pool:${outcome.dropped}`,
           saw: `pool of ${outcome.entries.length} docs`,
           why: outcome.detail ?? outcome.dropped,

@@ -129,7 +129,12 @@ describe('BM25 index', () => {
   });
 
   it('rejects duplicate chunk ids and ids with whitespace', () => {
-    expect(() => buildBm25Index([{ chunk_id: 'a', doc_id: 'd', text: 'x' }, { chunk_id: 'a', doc_id: 'd', text: 'y' }])).toThrow(/chunk 2: duplicate chunk_id "a"/);
+    expect(() =>
+      buildBm25Index([
+        { chunk_id: 'a', doc_id: 'd', text: 'x' },
+        { chunk_id: 'a', doc_id: 'd', text: 'y' },
+      ]),
+    ).toThrow(/chunk 2: duplicate chunk_id "a"/);
     expect(() => buildBm25Index([{ chunk_id: 'a b', doc_id: 'd', text: 'x' }])).toThrow(/whitespace/);
   });
 });

@@ -13,7 +13,24 @@ export function rng(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ['ka', 'ro', 'mi', 'tel', 'sun', 'ep', 'st', 'ein', 'dor', 'fa', 'lu', 'qi', 'ven', 'ox', 'ar', 'nel'];
+const SYLLABLES = [
+  'ka',
+  'ro',
+  'mi',
+  'tel',
+  'sun',
+  'ep',
+  'st',
+  'ein',
+  'dor',
+  'fa',
+  'lu',
+  'qi',
+  'ven',
+  'ox',
+  'ar',
+  'nel',
+];
 const FUNCTION_WORDS = ['the', 'of', 'and', 'to', 'in', 'a', 'is', 'for', 'on', 'with', 'was', 'by'];
 
 export interface TextCorpus {
@@ -56,9 +73,21 @@ export function textCorpus(seed: number, numChunks: number, numQueries: number):
     const words: string[] = [];
     for (let i = 0; i < len; i++) {
       const x = r();
-      words.push(decorate(x < 0.3 ? FUNCTION_WORDS[Math.floor(r() * FUNCTION_WORDS.length)]! : x < 0.32 ? String(Math.floor(r() * 3000)) : zipf()));
+      words.push(
+        decorate(
+          x < 0.3
+            ? FUNCTION_WORDS[Math.floor(r() * FUNCTION_WORDS.length)]!
+            : x < 0.32
+              ? String(Math.floor(r() * 3000))
+              : zipf(),
+        ),
+      );
     }
-    chunks.push({ chunk_id: `D${String(doc).padStart(5, '0')}_c${part}`, doc_id: `D${String(doc).padStart(5, '0')}`, text: words.join(' ') });
+    chunks.push({
+      chunk_id: `D${String(doc).padStart(5, '0')}_c${part}`,
+      doc_id: `D${String(doc).padStart(5, '0')}`,
+      text: words.join(' '),
+    });
     part++;
   }
   const queries: string[] = [];
@@ -82,10 +111,18 @@ function gaussian(r: () => number): number {
 }
 
 /** Clustered unit vectors with a shared direction (anisotropy), and queries near random rows. */
-export function clusteredVectors(seed: number, count: number, dim: number, clusters: number, numQueries: number): { rows: Float32Array; queries: Float32Array[] } {
+export function clusteredVectors(
+  seed: number,
+  count: number,
+  dim: number,
+  clusters: number,
+  numQueries: number,
+): { rows: Float32Array; queries: Float32Array[] } {
   const r = rng(seed);
   const common = Float32Array.from({ length: dim }, () => gaussian(r));
-  const centroids = Array.from({ length: clusters }, () => Float32Array.from({ length: dim }, (_, d) => gaussian(r) + 0.5 * common[d]!));
+  const centroids = Array.from({ length: clusters }, () =>
+    Float32Array.from({ length: dim }, (_, d) => gaussian(r) + 0.5 * common[d]!),
+  );
   const rows = new Float32Array(count * dim);
   const unit = (v: Float32Array): Float32Array => {
     let s = 0;

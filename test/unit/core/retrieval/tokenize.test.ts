@@ -3,7 +3,16 @@ import { queryTerms, tokenize } from '../../../../src/core/retrieval/tokenize.ts
 
 describe('tokenize (Python re.findall(r"[a-z0-9]{2,}", text.lower()))', () => {
   it('lowercases, splits on anything but [a-z0-9], drops one-character tokens', () => {
-    expect(tokenize('Hello, World! a b2 x I_am don\'t 2019-07-23')).toEqual(['hello', 'world', 'b2', 'am', 'don', '2019', '07', '23']);
+    expect(tokenize("Hello, World! a b2 x I_am don't 2019-07-23")).toEqual([
+      'hello',
+      'world',
+      'b2',
+      'am',
+      'don',
+      '2019',
+      '07',
+      '23',
+    ]);
   });
   it('keeps duplicates and order on the document side', () => {
     expect(tokenize('the cat THE Cat')).toEqual(['the', 'cat', 'the', 'cat']);

@@ -4,14 +4,22 @@ import { formatQrels, formatRun, parseQrels, parseRun, TrecFormatError } from '.
 describe('TREC run files', () => {
   it('round-trips rankings with exact scores', () => {
     const rankings: [string, { doc_id: string; score: number }[]][] = [
-      ['q1', [{ doc_id: 'EFTA00000001', score: 12.345678901234567 }, { doc_id: 'EFTA00000002', score: 1e-7 }]],
+      [
+        'q1',
+        [
+          { doc_id: 'EFTA00000001', score: 12.345678901234567 },
+          { doc_id: 'EFTA00000002', score: 1e-7 },
+        ],
+      ],
       ['q2', [{ doc_id: 'EFTA00000003', score: -0.5 }]],
     ];
     const text = formatRun(rankings, 'bm25');
     expect(text.split('\n')[0]).toBe('q1 Q0 EFTA00000001 1 12.345678901234567 bm25');
     const run = parseRun(text);
     expect(run.tag).toBe('bm25');
-    expect([...run.queries.entries()].map(([q, e]) => [q, e.map((x) => ({ doc_id: x.docid, score: x.score }))])).toEqual(rankings);
+    expect(
+      [...run.queries.entries()].map(([q, e]) => [q, e.map((x) => ({ doc_id: x.docid, score: x.score }))]),
+    ).toEqual(rankings);
     expect(run.queries.get('q1')![1]!.rank).toBe(2);
   });
 
@@ -25,21 +33,33 @@ describe('TREC run files', () => {
     expect(() => parseRun('q1 Q0 d1 1 2.0 t\nq1 Q0 d2 1 t\n', { source: 'run.txt' })).toThrow(
       'run.txt line 2: expected 6 fields "qid Q0 docid rank score tag", found 5',
     );
-    expect(() => parseRun('q1 Q0 d1 1 high t')).toThrow(/run line 1: field 5 \(score\) must be a finite number, found "high"/);
+    expect(() => parseRun('q1 Q0 d1 1 high t')).toThrow(
+      /run line 1: field 5 \(score\) must be a finite number, found "high"/,
+    );
     expect(() => parseRun('q1 Q0 d1 x 1 t')).toThrow(/field 4 \(rank\)/);
-    expect(() => parseRun('q1 Q0 d1 1 1 t\n\nq1 Q0 d1 2 0.5 t')).toThrow(/line 3: document "d1" repeated for query "q1" \(first on line 1\)/);
+    expect(() => parseRun('q1 Q0 d1 1 1 t\n\nq1 Q0 d1 2 0.5 t')).toThrow(
+      /line 3: document "d1" repeated for query "q1" \(first on line 1\)/,
+    );
     expect(() => parseRun('q1 Q0 d1 1 1 t\nq1 Q0 d1 2 0.5 t')).toThrow(TrecFormatError);
   });
 
   it('refuses oversized inputs', () => {
-    expect(() => parseRun(['a', 'b', 'c', 'd', 'e'].map((d) => `q Q0 ${d} 1 1 t`).join('\n'), { maxLines: 3 })).toThrow(/more than 3 lines/);
+    expect(() => parseRun(['a', 'b', 'c', 'd', 'e'].map((d) => `q Q0 ${d} 1 1 t`).join('\n'), { maxLines: 3 })).toThrow(
+      /more than 3 lines/,
+    );
   });
 });
 
 describe('qrels', () => {
   it('round-trips', () => {
     const qrels = new Map([
-      ['q1', new Map([['d1', 1], ['d2', 0]])],
+      [
+        'q1',
+        new Map([
+          ['d1', 1],
+          ['d2', 0],
+        ]),
+      ],
       ['q2', new Map([['d3', 2]])],
     ]);
     const text = formatQrels(qrels);
@@ -48,7 +68,9 @@ describe('qrels', () => {
   });
 
   it('names the line of a bad or duplicate judgement', () => {
-    expect(() => parseQrels('q1 0 d1 1\nq1 0 d2\n', { source: 'qrels.txt' })).toThrow('qrels.txt line 2: expected 4 fields "qid iter docid rel", found 3');
+    expect(() => parseQrels('q1 0 d1 1\nq1 0 d2\n', { source: 'qrels.txt' })).toThrow(
+      'qrels.txt line 2: expected 4 fields "qid iter docid rel", found 3',
+    );
     expect(() => parseQrels('q1 0 d1 yes')).toThrow(/line 1: field 4 \(rel\) must be an integer, found "yes"/);
     expect(() => parseQrels('q1 0 d1 1\nq1 0 d1 0')).toThrow(/line 2: document "d1" judged twice/);
   });
