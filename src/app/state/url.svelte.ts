@@ -21,6 +21,8 @@ class UrlState {
 
   /** Sets or clears parameters; `replace` for typing-as-you-go changes that should not stack history. */
   update(changes: Record<string, string | string[] | undefined>, replace = false): void {
+    // A fresh copy is built and then assigned whole, which is what triggers reactivity.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity
     const next = new URLSearchParams(this.params);
     for (const [k, v] of Object.entries(changes)) {
       next.delete(k);

@@ -9,12 +9,21 @@ import {
 import { FileListSource, UrlSource, type ReleaseSource } from '../release/source.ts';
 import type { JudgeProfile, Leaderboard, ReleaseDescriptor } from '../release/types.ts';
 import * as q from './queries.ts';
+import { docDetail } from './doc-queries.ts';
+import { entityList, entityTasks } from './entity-queries.ts';
+import { candidateDetail, funnel, rejections, type RejectionFilter } from './rejection-queries.ts';
+import { releaseStats } from './stats.ts';
 import type { Sql } from './sql.ts';
-import { createTables } from './tables.ts';
+import { createTables, fillSourceQuality } from './tables.ts';
+import { TextSearch } from './text-search.ts';
+import { OnlySource } from './only-source.ts';
+import type { Chunk } from '../release/types.ts';
 import { Table, Utf8, Int32, vectorFromArray } from 'apache-arrow';
 
+/** `only` (embeds): load just these file kinds of an our-layout release, besides its questions and tasks. */
 export type SourceSpec =
-  { kind: 'url'; base: string } | { kind: 'files'; label: string; files: Array<{ path: string; file: Blob }> };
+  | { kind: 'url'; base: string; only?: string[] }
+  | { kind: 'files'; label: string; files: Array<{ path: string; file: Blob }> };
 
 export interface ReleaseSummary {
   label: string;
@@ -42,11 +51,27 @@ export function createExplorerData(startSql: () => Promise<Sql>) {
   let sqlPromise: Promise<Sql> | undefined;
   // Loads replace the same tables, so they run one after another.
   let queue: Promise<unknown> = Promise.resolve();
-  let current: { release: LoadedRelease; summary: ReleaseSummary; docsParquet?: AsyncBuffer } | undefined;
+  let current:
+    | {
+        release: LoadedRelease;
+        summary: ReleaseSummary;
+        docsParquet?: AsyncBuffer;
+        chunksParquet?: AsyncBuffer;
+        chunkDocIds?: Promise<string[]>;
+      }
+    | undefined;
+  // Built after each load, off the load's critical path; text filters wait for it.
+  let taskSearch: Promise<TextSearch> | undefined;
+  let candidateSearch: Promise<TextSearch> | undefined;
+  let hitTables = new Map<string, Promise<string>>();
+  let loadNo = 0;
   const sql = () => (sqlPromise ??= startSql());
 
   function sourceOf(spec: SourceSpec): ReleaseSource {
-    if (spec.kind === 'url') return new UrlSource(new URL(spec.base, self.location?.href ?? 'http://localhost/').href);
+    if (spec.kind === 'url') {
+      const source = new UrlSource(new URL(spec.base, self.location?.href ?? 'http://localhost/').href);
+      return spec.only ? new OnlySource(source, spec.only) : source;
+    }
     return new FileListSource(
       spec.label,
       spec.files.map((f) => ({ path: f.path, blob: f.file })),
@@ -62,13 +87,63 @@ export function createExplorerData(startSql: () => Promise<Sql>) {
       if (docsParquet && !release.docs) release.docs = [];
       await createTables(db, release);
       if (docsParquet) await insertParquetDocs(db, docsParquet.file);
+      await fillSourceQuality(db);
       const summary = await summarise(db, release, performance.now() - started);
-      current = { release, summary, docsParquet: docsParquet?.file };
+      current = {
+        release,
+        summary,
+        docsParquet: docsParquet?.file,
+        chunksParquet: release.parquet.find((p) => p.kind === 'chunks')?.file,
+      };
+      loadNo++;
+      hitTables = new Map();
+      taskSearch = buildTaskSearch(db);
+      candidateSearch = buildCandidateSearch(db);
       return { ok: true, summary };
     } catch (error) {
       if (error instanceof ReleaseRefused) return { ok: false, error: error.message, file: error.file };
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /** The filter with its free text resolved to a table of Orama hits. */
+  async function resolveText(filter: q.TaskFilter): Promise<q.TaskFilter> {
+    const text = filter.text?.trim();
+    if (!text || !taskSearch) return filter;
+    let table = hitTables.get(text);
+    if (!table) {
+      const name = `hits_${loadNo}_${hitTables.size}`;
+      table = (async () => {
+        const keys = await (await taskSearch!).keys(text);
+        await (await sql()).insertArrow(name, new Table({ key: vectorFromArray(keys, new Utf8()) }));
+        return name;
+      })();
+      hitTables.set(text, table);
+    }
+    const { text: _, ...rest } = filter;
+    return { ...rest, hitsTable: await table, hitsText: text };
+  }
+
+  async function chunksOf(docId: string): Promise<Chunk[] | undefined> {
+    if (!current) return undefined;
+    if (current.release.chunks) return current.release.chunks.filter((c) => c.doc_id === docId);
+    const file = current.chunksParquet;
+    if (!file) return undefined;
+    const { parquetReadObjects } = await import('hyparquet');
+    current.chunkDocIds ??= parquetReadObjects({ file, columns: ['doc_id'] }).then((rows) =>
+      (rows as Array<{ doc_id: string }>).map((r) => r.doc_id),
+    );
+    const ids = await current.chunkDocIds;
+    const first = ids.indexOf(docId);
+    if (first < 0) return [];
+    let last = first;
+    while (ids[last + 1] === docId) last++;
+    return (await parquetReadObjects({
+      file,
+      columns: ['chunk_id', 'doc_id', 'text'],
+      rowStart: first,
+      rowEnd: last + 1,
+    })) as Chunk[];
   }
 
   return {
@@ -87,12 +162,24 @@ export function createExplorerData(startSql: () => Promise<Sql>) {
       return current?.summary;
     },
 
-    async taskPage(filter: q.TaskFilter, sort: { by: q.TaskSort; desc: boolean }, offset: number, limit: number) {
-      return q.taskPage(await sql(), filter, sort, offset, limit);
+    async taskPage(filter: q.TaskFilter, sort: q.TaskOrder, offset: number, limit: number) {
+      return q.taskPage(await sql(), await resolveText(filter), sort, offset, limit);
     },
 
-    async taskIds(filter: q.TaskFilter, sort: { by: q.TaskSort; desc: boolean }): Promise<string[]> {
-      const page = await q.taskPage(await sql(), filter, sort, 0, 10_000);
+    async taskRows(filter: q.TaskFilter, sort: q.TaskOrder, offset: number, limit: number) {
+      return q.taskRows(await sql(), await resolveText(filter), sort, offset, limit);
+    },
+
+    async taskFacets(filter: q.TaskFilter) {
+      return q.taskFacets(await sql(), await resolveText(filter));
+    },
+
+    async taskNeighbours(filter: q.TaskFilter, sort: q.TaskOrder, taskId: string, split: string) {
+      return q.taskNeighbours(await sql(), await resolveText(filter), sort, taskId, split);
+    },
+
+    async taskIds(filter: q.TaskFilter, sort: q.TaskOrder): Promise<string[]> {
+      const page = await q.taskRows(await sql(), await resolveText(filter), sort, 0, 10_000);
       return page.rows.map((r) => r.task_id);
     },
 
@@ -124,10 +211,73 @@ export function createExplorerData(startSql: () => Promise<Sql>) {
       return hit?.text;
     },
 
-    async rejections(filter: { stage?: string[]; reason?: string[] }, offset: number, limit: number) {
-      return q.rejections(await sql(), filter, offset, limit);
+    async docDetail(docId: string) {
+      return docDetail(await sql(), docId);
+    },
+
+    /** The release's chunks of a document (chunks.jsonl or chunks.parquet), or undefined without chunks. */
+    chunks: chunksOf,
+
+    async funnel() {
+      return funnel(await sql());
+    },
+
+    async rejections(filter: RejectionFilter & { text?: string }, offset: number, limit: number) {
+      const { text, ...facets } = filter;
+      let ids: string[] | undefined;
+      if (text?.trim() && candidateSearch) ids = await (await candidateSearch).keys(text.trim());
+      return rejections(await sql(), facets, offset, limit, ids);
+    },
+
+    async candidate(taskId: string) {
+      return candidateDetail(await sql(), taskId);
+    },
+
+    async entities(all: boolean) {
+      return entityList(await sql(), all);
+    },
+
+    async entityTasks(name: string) {
+      return entityTasks(await sql(), name);
+    },
+
+    async stats() {
+      return releaseStats(await sql());
     },
   };
+}
+
+async function buildTaskSearch(db: Sql): Promise<TextSearch> {
+  const rows = await db.all<{
+    split: string;
+    task_id: string;
+    question: string;
+    answer: string | null;
+    items_json: string | null;
+    false_element: string | null;
+  }>('SELECT split, task_id, question, answer, items_json, false_element FROM tasks');
+  return TextSearch.build(
+    rows.map((r) => ({
+      key: `${r.split}:${r.task_id}`,
+      question: r.question,
+      answer: [r.answer ?? '', r.false_element ?? ''].join(' ').trim(),
+      items: itemsText(r.items_json),
+    })),
+  );
+}
+
+async function buildCandidateSearch(db: Sql): Promise<TextSearch> {
+  const rows = await db.all<{ task_id: string; question: string; answer: string | null; items_json: string | null }>(
+    'SELECT task_id, question, answer, items_json FROM candidates',
+  );
+  return TextSearch.build(
+    rows.map((r) => ({ key: r.task_id, question: r.question, answer: r.answer ?? '', items: itemsText(r.items_json) })),
+  );
+}
+
+function itemsText(json: string | null): string {
+  if (!json) return '';
+  return (JSON.parse(json) as Array<{ item: string }>).map((i) => i.item).join('\n');
 }
 
 /** Only the small columns are read at load; text stays in the file until a document is opened. */

@@ -6,16 +6,29 @@ export interface TaskFilter {
   split?: string[];
   type?: string[];
   n_gold?: string[];
+  pool_size?: string[];
   source_quality?: string[];
   target_entity?: string[];
   salience?: string[];
-  /** Substring match on question and answer (case-insensitive). */
+  /** Substring match on question and answer (case-insensitive); the fallback when no search index is given. */
   text?: string;
-  /** Restrict to these ids (free-text search results from Orama). */
+  /** A table of `split:task_id` keys holding the free-text search hits (Orama, in the worker). */
+  hitsTable?: string;
+  /** The search text itself, so that a pasted task id still matches. */
+  hitsText?: string;
+  /** Restrict to these ids. */
   ids?: string[];
 }
 
-export const TASK_FACETS = ['split', 'type', 'n_gold', 'source_quality', 'target_entity', 'salience'] as const;
+export const TASK_FACETS = [
+  'type',
+  'split',
+  'n_gold',
+  'pool_size',
+  'target_entity',
+  'salience',
+  'source_quality',
+] as const;
 export type TaskFacet = (typeof TASK_FACETS)[number];
 
 export const TASK_SORTS = [
@@ -24,9 +37,12 @@ export const TASK_SORTS = [
   'type',
   'split',
   'question',
+  'answer',
   'n_gold',
   'pool_size',
   'salience',
+  'target_entity',
+  'source_quality',
 ] as const;
 export type TaskSort = (typeof TASK_SORTS)[number];
 
@@ -57,15 +73,31 @@ export interface TaskPage {
   facets: Record<TaskFacet, FacetCount[]>;
 }
 
-/** Facet values as SQL expressions; n_gold is bucketed as text so that "none" is a value. */
+export interface TaskOrder {
+  by: TaskSort;
+  desc: boolean;
+}
+
+/** Facet values as SQL expressions; numbers are bucketed as text so that "none" is a value. */
 const FACET_EXPR: Record<TaskFacet, string> = {
   split: 'split',
   type: 'type',
   n_gold: "CASE WHEN n_gold IS NULL THEN 'no key' WHEN n_gold >= 10 THEN '10+' ELSE CAST(n_gold AS VARCHAR) END",
+  pool_size:
+    "CASE WHEN pool_size IS NULL THEN 'none' WHEN pool_size < 20 THEN '<20' WHEN pool_size < 30 THEN '20-29' WHEN pool_size < 50 THEN '30-49' ELSE '50+' END",
   source_quality: "coalesce(source_quality, 'n/a')",
   target_entity: 'target_entity',
   salience: 'CAST(salience AS VARCHAR)',
 };
+
+/** Buckets in their natural order (facets of counts sort by count otherwise). */
+const FACET_ORDER: Partial<Record<TaskFacet, string>> = {
+  n_gold: "CASE value WHEN 'no key' THEN 99 WHEN '10+' THEN 10 ELSE TRY_CAST(value AS INTEGER) END",
+  pool_size: "CASE value WHEN '<20' THEN 0 WHEN '20-29' THEN 1 WHEN '30-49' THEN 2 WHEN '50+' THEN 3 ELSE 9 END",
+  salience: 'TRY_CAST(value AS INTEGER)',
+};
+
+const SAFE_TABLE = /^[a-z_][a-z0-9_]*$/;
 
 function where(filter: TaskFilter, except?: TaskFacet): { sql: string; params: SqlValue[] } {
   const clauses: string[] = [];
@@ -76,7 +108,11 @@ function where(filter: TaskFilter, except?: TaskFacet): { sql: string; params: S
     clauses.push(`(${FACET_EXPR[facet]}) IN (${placeholders(values.length)})`);
     params.push(...values);
   }
-  if (filter.text) {
+  if (filter.hitsTable !== undefined) {
+    if (!SAFE_TABLE.test(filter.hitsTable)) throw new Error(`bad hits table name ${filter.hitsTable}`);
+    clauses.push(`(split || ':' || task_id IN (SELECT key FROM ${filter.hitsTable}) OR task_id = ?)`);
+    params.push(filter.hitsText ?? '');
+  } else if (filter.text) {
     clauses.push(`(question ILIKE ? OR coalesce(answer, '') ILIKE ? OR task_id = ?)`);
     const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     params.push(like, like, filter.text);
@@ -91,32 +127,92 @@ function where(filter: TaskFilter, except?: TaskFacet): { sql: string; params: S
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
-export async function taskPage(
+function orderBy(sort: TaskOrder): string {
+  const by = TASK_SORTS.includes(sort.by) ? sort.by : 'row_no';
+  return `${by} ${sort.desc ? 'DESC' : 'ASC'} NULLS LAST, split, row_no`;
+}
+
+const LIST_COLUMNS =
+  'task_id, split, row_no, type, question, answer, has_key, n_gold, n_items, pool_size, salience, target_entity, source_quality';
+
+/** One page of the filtered, sorted list and the list's length. */
+export async function taskRows(
   sql: Sql,
   filter: TaskFilter,
-  sort: { by: TaskSort; desc: boolean },
+  sort: TaskOrder,
   offset: number,
   limit: number,
-): Promise<TaskPage> {
-  const by = TASK_SORTS.includes(sort.by) ? sort.by : 'row_no';
+): Promise<{ rows: TaskListRow[]; total: number }> {
   const w = where(filter);
-  const order = `${by} ${sort.desc ? 'DESC' : 'ASC'} NULLS LAST, split, row_no`;
   const rows = await sql.all<TaskListRow>(
-    `SELECT task_id, split, row_no, type, question, answer, has_key, n_gold, n_items, pool_size, salience, target_entity, source_quality
-     FROM tasks ${w.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    `SELECT ${LIST_COLUMNS} FROM tasks ${w.sql} ORDER BY ${orderBy(sort)} LIMIT ? OFFSET ?`,
     [...w.params, Math.max(0, Math.min(limit, 10_000)), Math.max(0, offset)],
   );
   const [count] = await sql.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM tasks ${w.sql}`, w.params);
+  return { rows, total: count?.n ?? 0 };
+}
+
+/** Live counts: each facet counted under every filter except its own (OR within, AND across). */
+export async function taskFacets(sql: Sql, filter: TaskFilter): Promise<Record<TaskFacet, FacetCount[]>> {
   const facets = {} as Record<TaskFacet, FacetCount[]>;
   for (const facet of TASK_FACETS) {
     const fw = where(filter, facet);
+    const order = FACET_ORDER[facet];
     facets[facet] = await sql.all<FacetCount>(
-      `SELECT (${FACET_EXPR[facet]}) AS value, count(*)::INTEGER AS count FROM tasks ${fw.sql}
-       GROUP BY 1 HAVING value IS NOT NULL ORDER BY count DESC, value`,
+      `SELECT * FROM (SELECT (${FACET_EXPR[facet]}) AS value, count(*)::INTEGER AS count FROM tasks ${fw.sql}
+       GROUP BY 1 HAVING value IS NOT NULL) ORDER BY ${order ? `${order}, ` : 'count DESC, '}value`,
       fw.params,
     );
   }
-  return { rows, total: count?.n ?? 0, facets };
+  return facets;
+}
+
+export async function taskPage(
+  sql: Sql,
+  filter: TaskFilter,
+  sort: TaskOrder,
+  offset: number,
+  limit: number,
+): Promise<TaskPage> {
+  const { rows, total } = await taskRows(sql, filter, sort, offset, limit);
+  return { rows, total, facets: await taskFacets(sql, filter) };
+}
+
+export interface TaskNeighbours {
+  /** 1-based position in the list, or undefined when the task is not in it. */
+  position?: number;
+  total: number;
+  prev?: { task_id: string; split: string };
+  next?: { task_id: string; split: string };
+}
+
+/** Where a task sits in the current filtered, sorted list, and the tasks before and after it (j/k). */
+export async function taskNeighbours(
+  sql: Sql,
+  filter: TaskFilter,
+  sort: TaskOrder,
+  taskId: string,
+  split: string,
+): Promise<TaskNeighbours> {
+  const w = where(filter);
+  const list = `WITH l AS (SELECT task_id, split, (row_number() OVER (ORDER BY ${orderBy(sort)}))::INTEGER AS i FROM tasks ${w.sql})`;
+  const [me] = await sql.all<{ i: number }>(`${list} SELECT i FROM l WHERE task_id = ? AND split = ?`, [
+    ...w.params,
+    taskId,
+    split,
+  ]);
+  const [count] = await sql.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM tasks ${w.sql}`, w.params);
+  const total = count?.n ?? 0;
+  if (!me) return { total };
+  const around = await sql.all<{ task_id: string; split: string; i: number }>(
+    `${list} SELECT task_id, split, i FROM l WHERE i IN (?, ?)`,
+    [...w.params, me.i - 1, me.i + 1],
+  );
+  const pick = (i: number) => {
+    const r = around.find((a) => a.i === i);
+    return r ? { task_id: r.task_id, split: r.split } : undefined;
+  };
+  return { position: me.i, total, prev: pick(me.i - 1), next: pick(me.i + 1) };
 }
 
 /** Per split and type, in first-seen order, as the manifest counts them. */
@@ -144,8 +240,8 @@ export interface TaskDetail extends TaskListRow {
   false_element: string | null;
   /** Corpus rows of the gold docs that the release has (text fetched separately). */
   gold_doc_rows: DocRow[];
-  pool: Array<{ doc_id: string; judgement: string; from: string[] }>;
-  /** Neighbours in the current list order, for j/k. */
+  source_doc_rows: DocRow[];
+  pool: Array<{ doc_id: string; judgement: string; from: string[]; quality: string | null }>;
 }
 
 export async function taskDetail(sql: Sql, taskId: string, split?: string): Promise<TaskDetail | undefined> {
@@ -167,19 +263,28 @@ export async function taskDetail(sql: Sql, taskId: string, split?: string): Prom
   const { items_json, gold_docs_json, source_doc_ids_json, provenance_json, ...rest } = row;
   const gold = parse<string[]>(gold_docs_json);
   const gold_doc_rows = gold && gold.length ? await docsByIds(sql, gold) : [];
+  const sources = parse<string[]>(source_doc_ids_json);
+  const source_doc_rows = sources && sources.length ? await docsByIds(sql, sources) : [];
   const pool = (
-    await sql.all<{ doc_id: string; judgement: string; from_json: string }>(
-      `SELECT doc_id, judgement, from_json FROM pool WHERE task_id = ? ORDER BY CASE judgement WHEN 'supports' THEN 0 WHEN 'partial' THEN 1 ELSE 2 END, doc_id`,
+    await sql.all<{ doc_id: string; judgement: string; from_json: string; quality: string | null }>(
+      `SELECT p.doc_id, p.judgement, p.from_json, d.quality FROM pool p LEFT JOIN docs d ON d.doc_id = p.doc_id WHERE p.task_id = ?
+       ORDER BY CASE p.judgement WHEN 'supports' THEN 0 WHEN 'partial' THEN 1 ELSE 2 END, p.doc_id`,
       [taskId],
     )
-  ).map((p) => ({ doc_id: p.doc_id, judgement: p.judgement, from: JSON.parse(p.from_json) as string[] }));
+  ).map((p) => ({
+    doc_id: p.doc_id,
+    judgement: p.judgement,
+    from: JSON.parse(p.from_json) as string[],
+    quality: p.quality,
+  }));
   return {
     ...rest,
     items: parse<GoldItem[]>(items_json),
     gold_docs: gold,
-    source_doc_ids: parse<string[]>(source_doc_ids_json),
+    source_doc_ids: sources,
     provenance: parse<Provenance>(provenance_json),
     gold_doc_rows,
+    source_doc_rows,
     pool,
   };
 }
@@ -195,41 +300,4 @@ export async function docsByIds(sql: Sql, ids: readonly string[]): Promise<DocRo
 export async function docText(sql: Sql, docId: string): Promise<string | null | undefined> {
   const [row] = await sql.all<{ text: string | null }>(`SELECT text FROM docs WHERE doc_id = ?`, [docId]);
   return row ? row.text : undefined;
-}
-
-export interface RejectionRow {
-  task_id: string;
-  type: string;
-  reason: string;
-  stage: string | null;
-  category: string | null;
-  question: string | null;
-}
-
-export async function rejections(
-  sql: Sql,
-  filter: { stage?: string[]; reason?: string[] },
-  offset: number,
-  limit: number,
-) {
-  const clauses: string[] = [];
-  const params: SqlValue[] = [];
-  if (filter.stage?.length) {
-    clauses.push(`r.stage IN (${placeholders(filter.stage.length)})`);
-    params.push(...filter.stage);
-  }
-  if (filter.reason?.length) {
-    clauses.push(`r.reason IN (${placeholders(filter.reason.length)})`);
-    params.push(...filter.reason);
-  }
-  const w = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
-  const rows = await sql.all<RejectionRow>(
-    `SELECT r.task_id, r.type, r.reason, r.stage, r.category, c.question FROM rejected r LEFT JOIN candidates c USING (task_id) ${w} ORDER BY r.stage, r.reason, r.task_id LIMIT ? OFFSET ?`,
-    [...params, limit, offset],
-  );
-  const byReason = await sql.all<{ reason: string; count: number }>(
-    `SELECT reason, count(*)::INTEGER AS count FROM rejected GROUP BY reason ORDER BY count DESC, reason`,
-  );
-  const [total] = await sql.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM rejected r ${w}`, params);
-  return { rows, byReason, total: total?.n ?? 0 };
 }

@@ -41,11 +41,21 @@ interface TaskRow {
 
 /** (Re)creates every table of the explorer from a loaded release. */
 export async function createTables(sql: Sql, release: LoadedRelease): Promise<void> {
-  for (const name of ['tasks', 'gold', 'docs', 'candidates', 'rejected', 'pool', 'pool_dropped', 'entities']) {
+  for (const name of [
+    'tasks',
+    'gold',
+    'sources',
+    'docs',
+    'candidates',
+    'rejected',
+    'pool',
+    'pool_dropped',
+    'pool_details',
+    'entities',
+    'entity_docs',
+  ]) {
     await sql.exec(`DROP TABLE IF EXISTS ${name}`);
   }
-  const docQuality = new Map<string, string>();
-  for (const d of release.docs ?? []) docQuality.set(d.doc_id, d.quality);
 
   const taskRows: TaskRow[] = [];
   for (const split of SPLITS) {
@@ -72,11 +82,6 @@ export async function createTables(sql: Sql, release: LoadedRelease): Promise<vo
   if (taskRows.length === 0 && release.pooled) {
     release.pooled.forEach((task, i) => taskRows.push({ split: 'full', row_no: i, has_key: true, task }));
   }
-  const sourceQuality = (t: Task) => {
-    const qs = t.source_doc_ids.map((d) => docQuality.get(d)).filter((q): q is string => q !== undefined);
-    if (qs.length === 0) return null;
-    return qs.includes('degraded') ? 'degraded' : qs.every((q) => q === 'clean') ? 'clean' : qs[0]!;
-  };
   await sql.insertArrow(
     'tasks',
     fromRows(taskRows, {
@@ -93,7 +98,7 @@ export async function createTables(sql: Sql, release: LoadedRelease): Promise<vo
       salience: ['int', (r) => r.task.provenance.salience ?? null],
       target_entity: ['str', (r) => r.task.provenance.target_entity ?? r.task.provenance.bounding_entity ?? null],
       false_element: ['str', (r) => r.task.false_element ?? null],
-      source_quality: ['str', (r) => sourceQuality(r.task)],
+      source_quality: ['str', () => null],
       items_json: ['str', (r) => json(r.task.items)],
       gold_docs_json: ['str', (r) => json(r.has_key ? r.task.gold_docs : null)],
       source_doc_ids_json: ['str', (r) => json(r.has_key ? r.task.source_doc_ids : null)],
@@ -106,6 +111,18 @@ export async function createTables(sql: Sql, release: LoadedRelease): Promise<vo
   await sql.insertArrow(
     'gold',
     fromRows(gold, {
+      task_id: ['str', (g) => g.task_id],
+      split: ['str', (g) => g.split],
+      doc_id: ['str', (g) => g.doc_id],
+    }),
+  );
+
+  const sources = taskRows.flatMap((r) =>
+    r.has_key ? r.task.source_doc_ids.map((doc_id) => ({ task_id: r.task.task_id, split: r.split, doc_id })) : [],
+  );
+  await sql.insertArrow(
+    'sources',
+    fromRows(sources, {
       task_id: ['str', (g) => g.task_id],
       split: ['str', (g) => g.split],
       doc_id: ['str', (g) => g.doc_id],
@@ -141,6 +158,7 @@ export async function createTables(sql: Sql, release: LoadedRelease): Promise<vo
       items_json: ['str', (c) => json(c.items)],
       source_doc_ids_json: ['str', (c) => json(c.source_doc_ids)],
       false_element: ['str', (c) => c.false_element ?? null],
+      provenance_json: ['str', (c) => json(c.provenance)],
     }),
   );
   const details = new Map((release.rejectionDetails ?? []).map((d) => [d.task_id, d]));
@@ -155,6 +173,13 @@ export async function createTables(sql: Sql, release: LoadedRelease): Promise<vo
       saw: ['str', (r) => details.get(r.task_id)?.saw ?? null],
       why: ['str', (r) => details.get(r.task_id)?.why ?? null],
     }),
+  );
+  await sql.insertArrow(
+    'pool_details',
+    fromRows(
+      (release.rejectionDetails ?? []).filter((d) => d.reason.startsWith('pool:')),
+      { task_id: ['str', (d) => d.task_id], saw: ['str', (d) => d.saw], why: ['str', (d) => d.why] },
+    ),
   );
   await sql.insertArrow(
     'pool',
@@ -183,4 +208,22 @@ export async function createTables(sql: Sql, release: LoadedRelease): Promise<vo
       n_docs: ['int', (e) => e.doc_ids.length],
     }),
   );
+  await sql.insertArrow(
+    'entity_docs',
+    fromRows(
+      entityRows.flatMap((e) => e.doc_ids.map((doc_id) => ({ name: e.name, kind: e.kind, doc_id }))),
+      { name: ['str', (e) => e.name], kind: ['str', (e) => e.kind], doc_id: ['str', (e) => e.doc_id] },
+    ),
+  );
+}
+
+/**
+ * A task's source documents' quality, worst first; run after the docs table is final (the docs
+ * parquet is inserted after the other tables).
+ */
+export async function fillSourceQuality(sql: Sql): Promise<void> {
+  await sql.exec(`UPDATE tasks SET source_quality = (
+    SELECT CASE WHEN bool_or(d.quality = 'garbage') THEN 'garbage' WHEN bool_or(d.quality = 'degraded') THEN 'degraded'
+                WHEN bool_and(d.quality = 'clean') THEN 'clean' ELSE min(d.quality) END
+    FROM sources s JOIN docs d ON d.doc_id = s.doc_id WHERE s.task_id = tasks.task_id AND s.split = tasks.split)`);
 }

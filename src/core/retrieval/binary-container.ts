@@ -57,19 +57,19 @@ export function writeContainer(
   assertLittleEndianHost();
   if (magic.length !== 8 || [...magic].some((ch) => ch.charCodeAt(0) > 0x7e))
     throw new Error('magic must be 8 ASCII chars');
-  // Offsets depend on the header length and the header lists the offsets: iterate to a fixed point.
+  // Offsets depend on the header length and the header lists the offsets: grow the room left
+  // for the header until the header fits in it (the header only grows with the offsets).
   let entries: SectionEntry[] = [];
   let json = new Uint8Array(0);
-  for (let guess = 0, pass = 0; pass < 4; pass++) {
-    let offset = alignUp(PREFIX_BYTES + guess);
+  for (let room = 0; ; room = json.length) {
+    let offset = alignUp(PREFIX_BYTES + room);
     entries = sections.map((s) => {
       const e = { name: s.name, offset, byteLength: s.data.byteLength };
       offset = alignUp(offset + s.data.byteLength);
       return e;
     });
     json = new TextEncoder().encode(JSON.stringify({ ...header, sections: entries }));
-    if (alignUp(PREFIX_BYTES + json.length) === alignUp(PREFIX_BYTES + guess)) break;
-    guess = json.length;
+    if (PREFIX_BYTES + json.length <= alignUp(PREFIX_BYTES + room)) break;
   }
   const last = entries[entries.length - 1];
   const total = last ? last.offset + last.byteLength : alignUp(PREFIX_BYTES + json.length);

@@ -39,13 +39,3 @@ describe('RRF (k = 60, rank from 0)', () => {
     expect(asked).toEqual([4, 4]);
   });
 });
-
-describe('selectTopK', () => {
-  it('orders by score then id, and returns nothing for k <= 0 or NaN', async () => {
-    const { selectTopK } = await import('../../../../src/core/retrieval/top-k.ts');
-    const scores = [0.5, 0.9, 0.5, 0.1, 0.9];
-    expect(selectTopK([4, 3, 2, 1, 0], 5, scores, 3)).toEqual([1, 4, 0]);
-    expect(selectTopK([0, 1], 2, scores, 0)).toEqual([]);
-    expect(selectTopK([0, 1], 2, scores, Number.NaN)).toEqual([]);
-  });
-});

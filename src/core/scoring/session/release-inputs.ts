@@ -1,0 +1,86 @@
+/**
+ * What the scorer needs from a loaded release: each split's tasks, the judge profile, the
+ * reference submissions, the leaderboard and the judge cache the release may ship
+ * (`judge-cache.json` next to release.json, a verdicts.json map, pinned in release.json's sha256).
+ */
+import { parseVerdictsJson } from '../../judge/cache.ts';
+import { detectLayout } from '../../release/layout.ts';
+import { loadRelease, type LoadedSubmission } from '../../release/load.ts';
+import { sha256Hex } from '../../release/sha256.ts';
+import { FileListSource, UrlSource, type ReleaseSource } from '../../release/source.ts';
+import type { JudgeProfile, Leaderboard, SplitName, Task } from '../../release/types.ts';
+import { SPLITS } from '../../release/types.ts';
+
+/** Same shape as the data worker's SourceSpec (src/core/db/explorer.ts). */
+export type ReleaseSourceSpec =
+  | { kind: 'url'; base: string }
+  | { kind: 'files'; label: string; files: Array<{ path: string; file: Blob }> };
+
+/** The file name of a shipped judge cache, relative to the release root. */
+export const SHIPPED_JUDGE_CACHE = 'judge-cache.json';
+
+export interface ReleaseScoringInputs {
+  label: string;
+  datasetVersion: string;
+  tasks: Partial<Record<SplitName, Task[]>>;
+  profile?: JudgeProfile;
+  leaderboard?: Leaderboard;
+  submissions: LoadedSubmission[];
+  /** Replies the release ships, by cache key (empty when it ships none). */
+  shippedCache: Map<string, string>;
+  /** Why a shipped cache was not used, if one was refused. */
+  shippedCacheError?: string;
+}
+
+export function releaseSourceOf(spec: ReleaseSourceSpec, here = 'http://localhost/'): ReleaseSource {
+  if (spec.kind === 'url') return new UrlSource(new URL(spec.base, here).href);
+  return new FileListSource(
+    spec.label,
+    spec.files.map((f) => ({ path: f.path, blob: f.file })),
+  );
+}
+
+async function readShippedCache(
+  source: ReleaseSource,
+  pins: Record<string, string> | undefined,
+): Promise<{ map: Map<string, string>; error?: string }> {
+  const listed = source.list();
+  const root = listed ? (detectLayout(listed)?.root ?? '') : '';
+  if (listed && !listed.includes(`${root}${SHIPPED_JUDGE_CACHE}`)) return { map: new Map() };
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await source.read(`${root}${SHIPPED_JUDGE_CACHE}`);
+  } catch (error) {
+    return { map: new Map(), error: `${SHIPPED_JUDGE_CACHE}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!bytes) return { map: new Map() };
+  const pin = pins?.[SHIPPED_JUDGE_CACHE];
+  if (pin !== undefined && (await sha256Hex(bytes)) !== pin) {
+    return { map: new Map(), error: `${SHIPPED_JUDGE_CACHE}: sha256 differs from its pin in release.json; not used` };
+  }
+  try {
+    return { map: parseVerdictsJson(new TextDecoder('utf-8').decode(bytes), SHIPPED_JUDGE_CACHE) };
+  } catch (error) {
+    return { map: new Map(), error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export async function loadReleaseScoringInputs(source: ReleaseSource): Promise<ReleaseScoringInputs> {
+  const release = await loadRelease(source, { deferParquet: true, maxIssuesPerFile: 20 });
+  const tasks: ReleaseScoringInputs['tasks'] = {};
+  for (const split of SPLITS) {
+    const splitTasks = release.splits[split]?.tasks;
+    if (splitTasks && splitTasks.length > 0) tasks[split] = splitTasks;
+  }
+  const shipped = await readShippedCache(source, release.descriptor.sha256);
+  return {
+    label: release.descriptor.title || release.label,
+    datasetVersion: release.descriptor.dataset_version,
+    tasks,
+    ...(release.judgeProfile ? { profile: release.judgeProfile } : {}),
+    ...(release.leaderboard ? { leaderboard: release.leaderboard } : {}),
+    submissions: release.submissions.filter((s) => s.predictionsText !== undefined),
+    shippedCache: shipped.map,
+    ...(shipped.error ? { shippedCacheError: shipped.error } : {}),
+  };
+}

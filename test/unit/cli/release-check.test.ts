@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../../..');
+const v10 = path.resolve(root, '../shared/epstein-bench-v1.0');
+
+async function releaseCheck(...args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await run('npx', ['tsx', 'src/cli/main.ts', 'release-check', ...args], { cwd: root });
+    return { code: 0, out: stdout + stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, out: err.stdout + err.stderr };
+  }
+}
+
+describe('release-check', () => {
+  it('exits 2 on wrong usage', async () => {
+    expect((await releaseCheck()).code).toBe(2);
+    expect((await releaseCheck('/nonexistent-folder')).code).toBe(2);
+  });
+
+  it('passes the embedded sample release', async () => {
+    const { code, out } = await releaseCheck('static-data/sample');
+    expect(out).toContain('release-check: ok');
+    expect(code).toBe(0);
+  });
+
+  describe.skipIf(!existsSync(v10))('on the real v1.0 files (skipped when ../shared is absent)', () => {
+    it('prints 1,038 full and 50 dev tasks with the manifest counts and exits 0', async () => {
+      const { code, out } = await releaseCheck(v10);
+      expect(out).toContain('full: 1038 tasks (aggregation 111, single_hop 823, timeline 27, dossier 7, unanswerable 32, false_premise 38)');
+      expect(out).toContain('dev: 50 tasks (single_hop 12, unanswerable 32, false_premise 6)');
+      expect(out).toContain('manifest: counts match');
+      expect(code).toBe(0);
+    });
+
+    it('exits 1 naming full/questions.jsonl when one byte changed', async () => {
+      const copy = path.join(mkdtempSync(path.join(os.tmpdir(), 'ebx-')), 'v1.0');
+      cpSync(v10, copy, { recursive: true });
+      const file = path.join(copy, 'full/questions.jsonl');
+      const bytes = readFileSync(file);
+      bytes[500] = bytes[500]! ^ 1;
+      writeFileSync(file, bytes);
+      const { code, out } = await releaseCheck(copy);
+      expect(code).toBe(1);
+      expect(out).toContain('full/questions.jsonl');
+      expect(out).toContain('baeacb246318e6f51ec5d7dc2ce11074435e3a09d9454da2bc7956622b6921f9');
+    });
+  });
+});
