@@ -4,6 +4,7 @@
  */
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { serializeVerdictsJson } from '../core/judge/cache.ts';
 import { pyJsonString } from '../core/scoring/python-json-writer.ts';
 import { JudgeCallMissingError } from '../core/scoring/score.ts';
 import type { JudgeFn } from '../core/scoring/score.ts';
@@ -21,6 +22,11 @@ export interface JudgeCacheReader {
 export class JudgeCacheError extends Error {}
 
 async function openMap(file: string, size: number): Promise<JudgeCacheReader> {
+  const map = await readMapFile(file, size);
+  return { source: file, get: async (key) => map.get(key) };
+}
+
+async function readMapFile(file: string, size: number): Promise<Map<string, string>> {
   if (size > MAX_MAP_BYTES)
     throw new JudgeCacheError(`${file}: ${size} bytes is more than a verdicts map may hold (${MAX_MAP_BYTES})`);
   let value: unknown;
@@ -39,7 +45,7 @@ async function openMap(file: string, size: number): Promise<JudgeCacheReader> {
       throw new JudgeCacheError(`${file}, key ${key}: expected the reply text as a string, found ${typeof reply}`);
     map.set(key, reply);
   }
-  return { source: file, get: async (key) => map.get(key) };
+  return map;
 }
 
 function openFolder(dir: string): JudgeCacheReader {
@@ -95,5 +101,45 @@ export function cacheOnlyJudge(cache: JudgeCacheReader): JudgeFn {
     const reply = await cache.get(call.key);
     if (reply === undefined) throw new JudgeCallMissingError(call);
     return reply;
+  };
+}
+
+/** A cache that live judging reads and writes: every new reply is on disk as soon as it arrives. */
+export interface WritableJudgeCache extends JudgeCacheReader {
+  set(key: string, reply: string): Promise<void>;
+}
+
+/**
+ * A cache folder (created when absent) or a verdicts.json map (a path ending in .json). A map is
+ * rewritten whole, atomically, after each new reply; writes are serialised.
+ */
+export async function openWritableJudgeCache(location: string): Promise<WritableJudgeCache> {
+  let info;
+  try {
+    info = await stat(location);
+  } catch {
+    info = undefined;
+  }
+  if (info?.isDirectory() || (!info && !location.endsWith('.json'))) {
+    await mkdir(location, { recursive: true });
+    const reader = openFolder(location);
+    return { ...reader, set: (key, reply) => writeJudgeCacheEntry(location, key, reply) };
+  }
+  const map = info ? await readMapFile(location, info.size) : new Map<string, string>();
+  let queue: Promise<void> = Promise.resolve();
+  const persist = async (): Promise<void> => {
+    const tmp = `${location}.${process.pid}.tmp`;
+    await writeFile(tmp, serializeVerdictsJson(map), 'utf8');
+    await rename(tmp, location);
+  };
+  return {
+    source: location,
+    get: async (key) => map.get(key),
+    set: (key, reply) => {
+      if (!KEY.test(key)) return Promise.reject(new JudgeCacheError(`not a cache key: ${key}`));
+      map.set(key, reply);
+      queue = queue.then(persist, persist);
+      return queue;
+    },
   };
 }

@@ -17,6 +17,8 @@ class ReleaseState {
   error = $state<{ message: string; file?: string } | undefined>();
   /** Bumped after every successful load so views re-query. */
   version = $state(0);
+  /** The source of the loaded release, for workers that read it themselves (the score worker). */
+  spec = $state.raw<SourceSpec | undefined>();
 
   private seq = 0;
 
@@ -39,6 +41,7 @@ class ReleaseState {
         return false;
       }
       this.summary = outcome.summary;
+      this.spec = spec;
       this.version++;
       return true;
     } catch (e) {

@@ -1,5 +1,11 @@
 import type { Component } from 'svelte';
 import TasksView from './TasksView.svelte';
+import TaskView from './TaskView.svelte';
+import DocView from './DocView.svelte';
+import RejectionsView from './RejectionsView.svelte';
+import EntitiesView from './EntitiesView.svelte';
+import LeaderboardView from './LeaderboardView.svelte';
+import CardView from './CardView.svelte';
 import ScoreView from './score/ScoreView.svelte';
 import SearchView from './search/SearchView.svelte';
 
@@ -13,6 +19,12 @@ export interface ViewEntry {
 
 export const VIEWS: readonly ViewEntry[] = [
   { id: 'tasks', label: 'Tasks', inNav: true, component: TasksView },
+  { id: 'task', label: 'Task', inNav: false, component: TaskView },
+  { id: 'doc', label: 'Document', inNav: false, component: DocView },
+  { id: 'rejections', label: 'Rejections', inNav: true, component: RejectionsView },
+  { id: 'entities', label: 'Entities', inNav: true, component: EntitiesView },
+  { id: 'leaderboard', label: 'Leaderboard', inNav: true, component: LeaderboardView },
+  { id: 'card', label: 'Dataset card', inNav: true, component: CardView },
   { id: 'search', label: 'Retrieval', inNav: true, component: SearchView },
   { id: 'score', label: 'Score', inNav: true, component: ScoreView },
 ];
@@ -20,3 +32,6 @@ export const VIEWS: readonly ViewEntry[] = [
 export function viewOf(id: string | undefined): ViewEntry {
   return VIEWS.find((v) => v.id === id) ?? VIEWS[0]!;
 }
+
+/** Parameters that survive a change of view from the nav (the release stays loaded). */
+export const KEPT_PARAMS = ['release'];

@@ -1,32 +1,35 @@
 /**
- * The naive BM25 baseline: no inverted index, every query scans every pre-tokenised chunk
- * (term ids) and scores it with the same formula. Ranks like Bm25Index, so the bench can also
+ * The naive BM25 baseline: no inverted index at query time, every query scans every chunk's
+ * term ids and scores it with the same formula. Ranks like Bm25Index, so the bench can also
  * check that both agree.
  */
-import type { Bm25Index } from '../../core/retrieval/bm25-index.ts';
-import { forEachToken, queryTerms } from '../../core/retrieval/tokenize.ts';
-import type { ChunkInput, RankedDoc } from '../../core/retrieval/types.ts';
+import { TF_ESCAPE, type Bm25Index } from '../../core/retrieval/bm25-index.ts';
+import { queryTerms } from '../../core/retrieval/tokenize.ts';
+import type { RankedDoc } from '../../core/retrieval/types.ts';
 
 export class NaiveBm25 {
   private readonly tokens: Uint32Array;
   private readonly chunkStart: Uint32Array;
   private readonly queryPos: Int32Array;
 
-  constructor(
-    private readonly index: Bm25Index,
-    chunks: readonly ChunkInput[],
-  ) {
-    const termId = new Map(index.data.terms.map((t, i) => [t, i]));
-    this.chunkStart = new Uint32Array(chunks.length + 1);
+  /**
+   * Lays every chunk out as its bag of term ids, rebuilt from the index's postings (token order
+   * inside a chunk does not matter to BM25), so the baseline needs no second pass over the text.
+   */
+  constructor(private readonly index: Bm25Index) {
+    const { postingStart, postingChunk, postingTf, tfOverflow, chunkLength } = index.data;
+    const numChunks = index.numChunks;
+    this.chunkStart = new Uint32Array(numChunks + 1);
+    for (let c = 0; c < numChunks; c++) this.chunkStart[c + 1] = this.chunkStart[c]! + chunkLength[c]!;
     this.tokens = new Uint32Array(index.data.totalTokens);
-    let n = 0;
-    chunks.forEach((c, i) => {
-      this.chunkStart[i] = n;
-      forEachToken(c.text, (t) => {
-        this.tokens[n++] = termId.get(t)!;
-      });
-    });
-    this.chunkStart[chunks.length] = n;
+    const cursor = this.chunkStart.slice(0, numChunks);
+    for (let t = 0; t < index.numTerms; t++) {
+      for (let p = postingStart[t]!; p < postingStart[t + 1]!; p++) {
+        const c = postingChunk[p]!;
+        const tf = postingTf[p] === TF_ESCAPE ? tfOverflow.get(p)! : postingTf[p]!;
+        for (let i = 0; i < tf; i++) this.tokens[cursor[c]!++] = t;
+      }
+    }
     this.queryPos = new Int32Array(index.numTerms).fill(-1);
   }
 

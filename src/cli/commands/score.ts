@@ -13,24 +13,40 @@ import { JudgeCallsMissingError, ScoringAbortedError, scoreSubmission } from '..
 import type { JudgeFn, ScoringOutcome, ScoreSubmissionInput } from '../../core/scoring/score.ts';
 import { ScoringInputError, parseJudgeProfile, parseTasksJsonl } from '../../core/scoring/scoring-inputs.ts';
 import { UsageError, parseArgs } from '../args.ts';
-import { JudgeCacheError, cacheOnlyJudge, openJudgeCache } from '../judge-cache-fs.ts';
+import { DEFAULT_BASE_URLS, normaliseBaseUrl } from '../../core/judge/endpoint.ts';
+import { redactSecret, type JudgeError } from '../../core/judge/errors.ts';
+import { createJudgeProvider } from '../../core/judge/providers.ts';
+import { DEFAULT_JUDGE_CONCURRENCY, runJudgeCalls } from '../../core/judge/runner.ts';
+import type { JudgeProgress, JudgeProviderKind } from '../../core/judge/types.ts';
+import { planJudgeCalls, planPremiseCalls } from '../../core/scoring/score.ts';
+import { JudgeCacheError, cacheOnlyJudge, openJudgeCache, openWritableJudgeCache } from '../judge-cache-fs.ts';
+import type { JudgeCacheReader, WritableJudgeCache } from '../judge-cache-fs.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cacheMiss: 3, aborted: 4 } as const;
 
 const USAGE = `usage: npm run cli -- score --tasks <tasks.jsonl> --predictions <predictions.jsonl>
          --judge-profile <judge-profile.json> --judge-cache <verdicts.json | cache folder>
          [--system-name NAME] [--split SPLIT] [--dataset-version V] [--out scores.json]
+         [--key-env VAR [--provider openai|anthropic] [--endpoint BASE_URL] [--model M] [--concurrency N]]
 
 Scores predictions like the benchmark's scorer (docs/benchmark-spec.md section 2) and writes
 scores.json (to stdout without --out). --judge-cache is a {key: reply} JSON map or a folder in
 the benchmark's cache format (<key[:2]>/<key>.json holding {"text": reply}).
-Live judging (--key-env, --endpoint, --provider) is not available yet.
+
+Live judging: with --key-env, calls the cache cannot answer go to the judge endpoint, with the
+API key read from environment variable VAR (never from the command line). Every new reply is
+written to --judge-cache as it arrives (a folder is created when absent; a path ending in .json
+is a verdicts map), so an interrupted run resumes without repeating calls.
+  --provider    openai (OpenAI-compatible chat completions, default) or anthropic
+  --endpoint    base URL (default https://api.openai.com/v1 or https://api.anthropic.com)
+  --model       must be the judge profile's judge_model (default); cache keys depend on it
+  --concurrency requests in flight at once (default 4)
 
 exit codes: 0 ok, 1 invalid inputs, 2 usage, 3 a judge call is missing from the cache,
             4 aborted (too many judge errors, or a reply the canonical scorer would crash on)
 `;
 
-const VALUED = ['tasks', 'predictions', 'judge-profile', 'judge-cache', 'system-name', 'split', 'dataset-version', 'out', 'key-env', 'endpoint', 'provider'];
+const VALUED = ['tasks', 'predictions', 'judge-profile', 'judge-cache', 'system-name', 'split', 'dataset-version', 'out', 'key-env', 'endpoint', 'provider', 'model', 'concurrency'];
 
 /** Thrown for a missing or unreadable input file: a usage problem (exit 2). */
 export class InputFileError extends Error {}
@@ -77,11 +93,86 @@ export function printPredictionProblems(file: string, result: PredictionsResult,
   for (const line of result.summary) err.write(`${line}\n`);
 }
 
-/** Seam for live judging: returns null until src/core/judge provides a client. */
-function liveJudgeFromFlags(flags: Map<string, string>): JudgeFn | null {
-  if (!flags.has('key-env') && !flags.has('endpoint') && !flags.has('provider')) return null;
-  // LIVE-JUDGE SEAM: build the judge client of src/core/judge from these flags here
-  throw new UsageError('live judging is not available yet (src/core/judge is not wired in); use --judge-cache');
+export interface LiveJudgeFlags {
+  provider: JudgeProviderKind;
+  baseUrl: string;
+  apiKey: string;
+  model?: string;
+  concurrency: number;
+}
+
+/** The live-judging flags, or null without any of them; bad or partial flags are usage errors. */
+export function liveJudgeFromFlags(flags: Map<string, string>, env: NodeJS.ProcessEnv = process.env): LiveJudgeFlags | null {
+  const liveFlags = ['key-env', 'endpoint', 'provider', 'model', 'concurrency'];
+  if (!liveFlags.some((f) => flags.has(f))) return null;
+  const keyEnv = flags.get('key-env');
+  if (!keyEnv) throw new UsageError('live judging needs --key-env VAR (the environment variable holding the API key)');
+  const apiKey = env[keyEnv]?.trim();
+  if (!apiKey) throw new UsageError(`environment variable ${keyEnv} (--key-env) is not set or empty`);
+  const provider = flags.get('provider') ?? 'openai';
+  if (provider !== 'openai' && provider !== 'anthropic') throw new UsageError(`--provider must be openai or anthropic, found ${JSON.stringify(provider)}`);
+  const baseUrl = flags.get('endpoint') ?? DEFAULT_BASE_URLS[provider]!;
+  try {
+    normaliseBaseUrl(baseUrl);
+  } catch (error) {
+    throw new UsageError(`--endpoint: ${(error as Error).message}`);
+  }
+  const concurrencyText = flags.get('concurrency') ?? String(DEFAULT_JUDGE_CONCURRENCY);
+  if (!/^\d{1,3}$/.test(concurrencyText) || Number(concurrencyText) < 1) throw new UsageError(`--concurrency must be a positive integer, found ${JSON.stringify(concurrencyText)}`);
+  const model = flags.get('model');
+  return { provider, baseUrl, apiKey, concurrency: Number(concurrencyText), ...(model ? { model } : {}) };
+}
+
+/**
+ * Judges every call the cache cannot answer (answer/aggregation calls, then the premise-id calls
+ * they lead to), writing each reply to the cache as it arrives. Returns the calls that failed.
+ */
+async function judgeLive(
+  live: LiveJudgeFlags,
+  input: Pick<ScoreSubmissionInput, 'tasks' | 'predictions' | 'profile'>,
+  cache: WritableJudgeCache,
+): Promise<Map<string, JudgeError>> {
+  const { tasks, predictions, profile } = input;
+  const model = live.model ?? profile.judge_model;
+  if (model !== profile.judge_model) {
+    throw new UsageError(`--model ${model} differs from the judge profile's judge_model ${profile.judge_model}; cache keys depend on it`);
+  }
+  const provider = createJudgeProvider(
+    { provider: live.provider, baseUrl: live.baseUrl, model, apiKey: live.apiKey },
+    live.provider === 'openai' && profile.response_format ? { responseFormat: profile.response_format } : {},
+  );
+  process.stderr.write(`judging with ${model} at ${provider.targetUrl}\n`);
+  let last = 0;
+  const onProgress = (p: JudgeProgress): void => {
+    const now = Date.now();
+    if (p.done === p.total || now - last > 2000) {
+      last = now;
+      process.stderr.write(`  ${p.done}/${p.total} done, ${p.cached} cached, ${p.failed} failed\n`);
+    }
+  };
+  const common = { cache, provider, concurrency: live.concurrency, onProgress };
+  const first = await runJudgeCalls({ ...common, calls: await planJudgeCalls(tasks, predictions, profile) });
+  const premise = await planPremiseCalls(tasks, predictions, profile, first.replies);
+  const second = await runJudgeCalls({ ...common, calls: premise });
+  const failures = new Map([...first.failures, ...second.failures]);
+  for (const { key, message } of [...first.cacheWriteErrors, ...second.cacheWriteErrors]) {
+    process.stderr.write(`warning: reply ${key} could not be written to ${cache.source}: ${message}\n`);
+  }
+  if (failures.size > 0) {
+    process.stderr.write(`${failures.size} judge call(s) failed:\n`);
+    for (const [key, error] of [...failures].slice(0, 10)) process.stderr.write(`  ${key}  ${redactSecret(error.message, live.apiKey)}\n`);
+  }
+  return failures;
+}
+
+/** Reads replies from the cache; a call that failed live is a judge error, any other miss a cache miss. */
+function cacheThenFailures(cache: JudgeCacheReader, failures: ReadonlyMap<string, JudgeError>): JudgeFn {
+  const offline = cacheOnlyJudge(cache);
+  return async (call) => {
+    const failure = failures.get(call.key);
+    if (failure && (await cache.get(call.key)) === undefined) throw failure;
+    return offline(call);
+  };
 }
 
 /** Runs scoring and maps its failures to messages and exit codes; returns the outcome or an exit code. */
@@ -128,7 +219,7 @@ export async function run(args: string[]): Promise<number> {
     if (unknown.length) throw new UsageError(`unknown option --${unknown[0]}`);
     const live = liveJudgeFromFlags(flags);
     for (const name of ['tasks', 'predictions', 'judge-profile']) if (!flags.has(name)) throw new UsageError(`--${name} is required`);
-    if (!live && !flags.has('judge-cache')) throw new UsageError('--judge-cache is required');
+    if (!flags.has('judge-cache')) throw new UsageError(live ? '--judge-cache is required: live replies are written there' : '--judge-cache is required');
 
     const tasks = await loadTasks(flags.get('tasks')!);
     const profile = await loadProfile(flags.get('judge-profile')!);
@@ -138,12 +229,24 @@ export async function run(args: string[]): Promise<number> {
       printPredictionProblems(predictionsFile, predictions);
       return EXIT.failed;
     }
-    const cache = await openJudgeCache(flags.get('judge-cache')!);
+    const cacheLocation = flags.get('judge-cache')!;
+    let judge: JudgeFn;
+    let cacheSource: string;
+    if (live) {
+      const cache = await openWritableJudgeCache(cacheLocation);
+      const failures = await judgeLive(live, { tasks, predictions, profile }, cache);
+      judge = cacheThenFailures(cache, failures);
+      cacheSource = cache.source;
+    } else {
+      const cache = await openJudgeCache(cacheLocation);
+      judge = cacheOnlyJudge(cache);
+      cacheSource = cache.source;
+    }
     const extras: ScoreSubmissionInput['extras'] = {};
     if (flags.has('system-name')) extras.system_name = flags.get('system-name')!;
     if (flags.has('split')) extras.split = flags.get('split')!;
     if (flags.has('dataset-version')) extras.dataset_version = flags.get('dataset-version')!;
-    const outcome = await runScoring({ tasks, predictions, profile, judge: cacheOnlyJudge(cache), extras }, cache.source);
+    const outcome = await runScoring({ tasks, predictions, profile, judge, extras }, cacheSource);
     if (typeof outcome === 'number') return outcome;
     const out = flags.get('out');
     if (out) {

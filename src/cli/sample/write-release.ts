@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { runSamplePipeline, type SamplePipelineResult } from '../../core/sample/pipeline.ts';
+import { buildIndexes } from '../index-build/build-indexes.ts';
+import { listFolder, withIndexes } from '../index-build/register.ts';
+import { buildSampleModel, SAMPLE_MODEL_NAME } from '../model/build-model.ts';
+import { realPoolRetrievers } from '../index-build/pool-retrievers.ts';
 import { pyDumps } from '../../core/sample/pyjson.ts';
 import {
   PATHS,
@@ -13,6 +18,7 @@ import {
 } from '../../core/sample/release-files.ts';
 
 export const DEFAULT_SEED = 20260705;
+const SAMPLE_MODEL_PATH = `models/${SAMPLE_MODEL_NAME}`;
 const PARQUET_ROW_GROUP = 500;
 const CREATED_BY = 'epstein-bench-explorer sample generator (hyparquet-writer)';
 
@@ -66,21 +72,42 @@ function prepareOutDir(outDir: string): void {
 
 export async function writeSampleRelease(outDir: string, seed = DEFAULT_SEED): Promise<WriteSampleResult> {
   const started = Date.now();
-  const pipeline = runSamplePipeline(seed);
+  const pipeline = runSamplePipeline(seed, { retrievers: realPoolRetrievers });
   const rendered = await renderSampleFiles(pipeline);
   const bytes = new Map<string, Uint8Array>();
   const encoder = new TextEncoder();
   for (const [p, text] of rendered.text) bytes.set(p, encoder.encode(text));
   for (const [p, data] of parquetTables(rendered.tables)) bytes.set(p, data);
+  // The retrieval indexes, over the chunks in chunks.parquet row order.
+  const { chunk_id, doc_id, text } = rendered.tables.chunks;
+  // The sample's embedding model is trained from chunks.parquet (deterministic), then embeds the chunks.
+  const work = mkdtempSync(path.join(tmpdir(), 'sample-model-'));
+  let built: Awaited<ReturnType<typeof buildIndexes>>;
+  try {
+    writeFileSync(path.join(work, PATHS.chunks), bytes.get(PATHS.chunks)!);
+    const modelDir = path.join(work, SAMPLE_MODEL_PATH);
+    await buildSampleModel(work, modelDir);
+    for (const f of listFolder(modelDir)) bytes.set(`${SAMPLE_MODEL_PATH}/${f}`, new Uint8Array(readFileSync(path.join(modelDir, f))));
+    built = await buildIndexes(
+      chunk_id.map((id, i) => ({ chunk_id: id, doc_id: doc_id[i]!, text: text[i]! })),
+      { dir: modelDir, releasePath: SAMPLE_MODEL_PATH, dtype: 'fp32' },
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  for (const [p, data] of built.files) bytes.set(p, data);
   const pins: Record<string, string> = {};
   for (const [p, data] of bytes) pins[p] = createHash('sha256').update(data).digest('hex');
   bytes.set(
     PATHS.descriptor,
     encoder.encode(
       pyDumps(
-        sampleDescriptor(
-          pins,
-          rendered.submissions.map((s) => s.slug),
+        withIndexes(
+          sampleDescriptor(
+            pins,
+            rendered.submissions.map((s) => s.slug),
+          ),
+          built.indexes,
         ),
         2,
       ),

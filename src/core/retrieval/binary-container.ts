@@ -60,7 +60,7 @@ export function writeContainer(
   // Offsets depend on the header length and the header lists the offsets: grow the room left
   // for the header until the header fits in it (the header only grows with the offsets).
   let entries: SectionEntry[] = [];
-  let json = new Uint8Array(0);
+  let json: Uint8Array;
   for (let room = 0; ; room = json.length) {
     let offset = alignUp(PREFIX_BYTES + room);
     entries = sections.map((s) => {

@@ -3,7 +3,8 @@ import { datasetCard } from './card.ts';
 import { sampleJudgeProfile } from './judge-profile.ts';
 import type { SamplePipelineResult } from './pipeline.ts';
 import { pyDumps, pyJsonl } from './pyjson.ts';
-import { referenceSubmissions, type ReferenceSubmission } from './submissions.ts';
+import { referenceSubmissions, scoreReferenceSubmissions, type ReferenceSubmission } from './submissions.ts';
+import { SHIPPED_JUDGE_CACHE } from '../scoring/session/release-inputs.ts';
 
 export const SAMPLE_DATASET_VERSION = 'v1.0-sample';
 export const SAMPLE_RELEASE_ID = 'sample';
@@ -47,6 +48,8 @@ export const PATHS = {
   leaderboard: 'leaderboard.json',
   dataset_card: 'DATASET_CARD.md',
   descriptor: 'release.json',
+  /** The sample judge's replies (verdicts.json format), so the browser scores the sample offline. */
+  judge_cache: SHIPPED_JUDGE_CACHE,
 } as const;
 
 export async function sha256Hex(data: string | Uint8Array): Promise<string> {
@@ -88,10 +91,6 @@ export async function renderSampleFiles(r: SamplePipelineResult): Promise<Sample
   text.set(PATHS.pool_dropped, pyJsonl(r.dropped));
   text.set(PATHS.pool, pyJsonl(r.pool));
   text.set(PATHS.judge_profile, pyDumps(sampleJudgeProfile(), 2));
-  // TODO(scoring): once the scorer lands, score each reference submission with this release's
-  // judge profile, write submissions/<slug>/scores.json and fill the leaderboard's entries.
-  text.set(PATHS.leaderboard, pyDumps({ entries: [] }, 2));
-
   const docText = new Map(r.docs.map((d) => [d.doc_id, d.text]));
   const submissions = referenceSubmissions(r.full, manifest.splits.full!.questions_sha256, SAMPLE_DATASET_VERSION, {
     retriever: r.retriever,
@@ -103,6 +102,10 @@ export async function renderSampleFiles(r: SamplePipelineResult): Promise<Sample
     text.set(`submissions/${s.slug}/metadata.json`, pyDumps(s.metadata, 2));
     text.set(`submissions/${s.slug}/predictions.jsonl`, pyJsonl(s.predictions));
   }
+  const scored = await scoreReferenceSubmissions(r.full, submissions);
+  for (const s of scored.submissions) text.set(`submissions/${s.slug}/scores.json`, s.scoresJson);
+  text.set(PATHS.leaderboard, scored.leaderboard);
+  text.set(PATHS.judge_cache, scored.judgeCache);
   text.set(PATHS.dataset_card, datasetCard(r, submissions, SAMPLE_DATASET_VERSION));
 
   const tables: SampleTables = {

@@ -1,7 +1,13 @@
+import { serializeVerdictsJson } from '../judge/cache.ts';
 import type { Prediction, SubmissionMetadata, Task } from '../release/types.ts';
+import { parsePredictions } from '../scoring/predictions.ts';
+import { scoreSubmission, type ScoringOutcome } from '../scoring/score.ts';
 import type { Gauntlet } from './gauntlet.ts';
 import type { Retriever } from './pool-bm25.ts';
 import type { Reader } from './reader.ts';
+import { sampleJudgeProfile } from './judge-profile.ts';
+import { pyJsonl } from './pyjson.ts';
+import { sampleJudge } from './sample-judge.ts';
 
 /** The SDK's canonical refusal (docs/benchmark-spec.md 1.5). */
 export const REFUSAL = 'The corpus does not contain enough information to answer this question.';
@@ -81,4 +87,49 @@ export function referenceSubmissions(
     metadata: meta(name, description),
     predictions,
   }));
+}
+
+export interface ScoredReferences {
+  submissions: Array<{ slug: string; scoresJson: string }>;
+  /** leaderboard.json: every submission's report, best overall_cited_correctness first. */
+  leaderboard: string;
+  /** Every reply of the sample judge, as a verdicts.json map. */
+  judgeCache: string;
+}
+
+/** Indents a json.dumps(indent=2) text to sit at `depth` levels inside another one. */
+function nest(json: string, depth: number): string {
+  const pad = ' '.repeat(2 * depth);
+  return json
+    .split('\n')
+    .map((line) => `${pad}${line}`)
+    .join('\n');
+}
+
+/** Scores each reference submission with the real scorer and the sample judge. */
+export async function scoreReferenceSubmissions(tasks: Task[], submissions: ReferenceSubmission[]): Promise<ScoredReferences> {
+  const profile = sampleJudgeProfile();
+  const replies = new Map<string, string>();
+  const scored: Array<{ slug: string; outcome: ScoringOutcome }> = [];
+  for (const s of submissions) {
+    const predictions = parsePredictions(pyJsonl(s.predictions), tasks, { requireAnswerKey: false });
+    if (!predictions.ok) throw new Error(`sample submission ${s.slug} is invalid: ${predictions.issues[0]?.message ?? ''}`);
+    const answers = new Map([...predictions.byTaskId].map(([id, p]) => [id, p.answer]));
+    const outcome = await scoreSubmission({
+      tasks,
+      predictions,
+      profile,
+      judge: sampleJudge(tasks, answers, replies),
+      concurrency: 1,
+      extras: { system_name: s.metadata.system_name, split: s.metadata.split, dataset_version: s.metadata.dataset_version },
+    });
+    scored.push({ slug: s.slug, outcome });
+  }
+  const ranked = [...scored].sort((a, b) => b.outcome.report.overall_cited_correctness - a.outcome.report.overall_cited_correctness);
+  const entries = ranked.map((s) => nest(s.outcome.scoresJson, 2)).join(',\n');
+  return {
+    submissions: scored.map((s) => ({ slug: s.slug, scoresJson: s.outcome.scoresJson })),
+    leaderboard: entries ? `{\n  "entries": [\n${entries}\n  ]\n}` : '{\n  "entries": []\n}',
+    judgeCache: serializeVerdictsJson(replies),
+  };
 }

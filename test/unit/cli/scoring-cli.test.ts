@@ -52,13 +52,13 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})
     expect(r.stderr).toContain(dropped!);
   }, 60_000);
 
-  it('exits 2 on bad usage, with the usage text, and on live-judging flags', async () => {
+  it('exits 2 on bad usage, with the usage text, and on a key variable that is not set', async () => {
     const r = await cli(['score', '--tasks']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('usage: npm run cli -- score');
-    const live = await cli(['score', '--tasks', 'x', '--predictions', 'y', '--judge-profile', 'z', '--key-env', 'OPENAI_API_KEY']);
+    const live = await cli(['score', '--tasks', 'x', '--predictions', 'y', '--judge-profile', 'z', '--key-env', 'EBX_UNSET_KEY_VARIABLE']);
     expect(live.code).toBe(2);
-    expect(live.stderr).toContain('live judging is not available yet');
+    expect(live.stderr).toContain('environment variable EBX_UNSET_KEY_VARIABLE (--key-env) is not set or empty');
     const help = await cli(['compare', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: npm run cli -- compare');

@@ -65,7 +65,21 @@ async function readShippedCache(
   }
 }
 
-export async function loadReleaseScoringInputs(source: ReleaseSource): Promise<ReleaseScoringInputs> {
+/** Files the scorer never reads (corpus, indexes, pipeline logs): the loader sees them as absent. */
+const NOT_FOR_SCORING = /(^|\/)(docs\.jsonl|chunks\.jsonl|entities\.json|targets\.json|candidates\.jsonl|verified\.jsonl|pooled\.jsonl|rejected\.jsonl|rejection-details\.jsonl|pool_dropped\.jsonl|pool\.jsonl|DATASET_CARD\.md|[^/]+\.parquet)$/;
+
+/** The source as the scorer needs it: only tasks, profile, leaderboard and submissions are read. */
+export function scoringView(source: ReleaseSource): ReleaseSource {
+  return {
+    label: source.label,
+    list: () => source.list(),
+    read: async (path) => (NOT_FOR_SCORING.test(path) ? undefined : source.read(path)),
+    open: async (path) => (NOT_FOR_SCORING.test(path) ? undefined : source.open(path)),
+  };
+}
+
+export async function loadReleaseScoringInputs(full: ReleaseSource): Promise<ReleaseScoringInputs> {
+  const source = scoringView(full);
   const release = await loadRelease(source, { deferParquet: true, maxIssuesPerFile: 20 });
   const tasks: ReleaseScoringInputs['tasks'] = {};
   for (const split of SPLITS) {

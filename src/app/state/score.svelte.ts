@@ -1,0 +1,277 @@
+import * as Comlink from 'comlink';
+import type { JudgeProgress } from '../../core/judge/types.ts';
+import type { SplitName, SubmissionMetadata } from '../../core/release/types.ts';
+import type {
+  ComparisonView,
+  InputsState,
+  PlanView,
+  PredictionSlot,
+  ReleaseInfo,
+  ScorecardView,
+  ScoreRunResult,
+  ValidationView,
+} from '../../core/scoring/session/index.ts';
+import { scoreWorker } from '../data/score-client.ts';
+import { judgeSettings } from './score-judge.svelte.ts';
+import { release } from './release.svelte.ts';
+
+export interface SlotState {
+  name?: string;
+  validation?: ValidationView;
+  error?: string;
+  busy: boolean;
+  result?: ScoreRunResult;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What the Score page shows; the work happens in the score worker. */
+class ScoreState {
+  releaseInfo = $state.raw<ReleaseInfo | undefined>();
+  releaseError = $state<string | undefined>();
+  loadedVersion = -1;
+  tasksKind = $state<'release' | 'file'>('release');
+  split = $state<SplitName>('full');
+  profileKind = $state<'release' | 'file'>('release');
+  tasksFileName = $state<string | undefined>();
+  profileFileName = $state<string | undefined>();
+  inputs = $state.raw<InputsState>({});
+  inputError = $state<string | undefined>();
+  systemName = $state('');
+  splitExtra = $state('');
+  datasetVersion = $state('');
+  primary = $state<SlotState>({ busy: false });
+  second = $state<SlotState>({ busy: false });
+  plan = $state.raw<PlanView | undefined>();
+  cache = $state<{ stored: number; shipped: number }>({ stored: 0, shipped: 0 });
+  cacheMessage = $state<string | undefined>();
+  progress = $state.raw<JudgeProgress | undefined>();
+  running = $state(false);
+  paused = $state(false);
+  comparison = $state.raw<ComparisonView | undefined>();
+
+  slot(which: PredictionSlot): SlotState {
+    return which === 'primary' ? this.primary : this.second;
+  }
+
+  /** Reads the loaded release's tasks, profile and shipped cache into the worker (once per load). */
+  async syncRelease(): Promise<void> {
+    if (!release.spec || this.loadedVersion === release.version) return;
+    this.loadedVersion = release.version;
+    try {
+      this.releaseInfo = await scoreWorker().useRelease(release.spec);
+      this.releaseError = undefined;
+      const splits = this.releaseInfo.splits.map((s) => s.split);
+      if (!splits.includes(this.split) && splits[0]) this.split = splits[0];
+      if (!this.datasetVersion) this.datasetVersion = '';
+    } catch (error) {
+      this.releaseError = message(error);
+    }
+    await this.applyChoice();
+    await this.refreshCache();
+  }
+
+  async applyChoice(): Promise<void> {
+    this.inputs = await scoreWorker().choose(
+      this.tasksKind === 'release' ? { kind: 'release', split: this.split } : { kind: 'file' },
+      this.profileKind,
+    );
+    await this.revalidate();
+  }
+
+  async useTasksFile(file: File): Promise<void> {
+    this.inputError = undefined;
+    try {
+      this.inputs = await scoreWorker().useTasksFile(file.name, file);
+      this.tasksKind = 'file';
+      this.tasksFileName = file.name;
+    } catch (error) {
+      this.inputError = message(error);
+    }
+    await this.revalidate();
+  }
+
+  async useProfileFile(file: File): Promise<void> {
+    this.inputError = undefined;
+    try {
+      this.inputs = await scoreWorker().useProfileFile(file.name, file);
+      this.profileKind = 'file';
+      this.profileFileName = file.name;
+    } catch (error) {
+      this.inputError = message(error);
+    }
+    await this.revalidate();
+  }
+
+  async useMetadataFile(file: File): Promise<void> {
+    try {
+      const meta = JSON.parse(await file.text()) as Partial<SubmissionMetadata>;
+      this.applyMetadata(meta);
+    } catch (error) {
+      this.inputError = `${file.name}: expected a JSON metadata object (${message(error)})`;
+    }
+  }
+
+  applyMetadata(meta: Partial<SubmissionMetadata> | undefined): void {
+    if (!meta) return;
+    if (typeof meta.system_name === 'string') this.systemName = meta.system_name;
+    if (typeof meta.split === 'string') this.splitExtra = meta.split;
+    if (typeof meta.dataset_version === 'string') this.datasetVersion = meta.dataset_version;
+  }
+
+  private async revalidate(): Promise<void> {
+    for (const which of ['primary', 'second'] as const) {
+      const slot = this.slot(which);
+      slot.result = undefined;
+      if (!slot.name) continue;
+      await this.runValidation(which, () => scoreWorker().validate(which));
+    }
+    this.comparison = undefined;
+    await this.refreshPlan();
+  }
+
+  private async runValidation(which: PredictionSlot, work: () => Promise<ValidationView>): Promise<void> {
+    const slot = this.slot(which);
+    slot.busy = true;
+    slot.error = undefined;
+    slot.validation = undefined;
+    slot.result = undefined;
+    try {
+      slot.validation = await work();
+    } catch (error) {
+      slot.error = message(error);
+    } finally {
+      slot.busy = false;
+    }
+  }
+
+  async setPredictions(which: PredictionSlot, file: File): Promise<void> {
+    this.slot(which).name = file.name;
+    await this.runValidation(which, () => scoreWorker().setPredictions(which, file.name, file));
+    if (which === 'primary') await this.refreshPlan();
+  }
+
+  async useReleaseSubmission(which: PredictionSlot, slug: string): Promise<void> {
+    this.slot(which).name = `${slug}/predictions.jsonl`;
+    await this.runValidation(which, async () => {
+      const view = await scoreWorker().useReleaseSubmission(which, slug);
+      if (which === 'primary') this.applyMetadata(view.metadata);
+      return view;
+    });
+    if (which === 'primary') await this.refreshPlan();
+  }
+
+  async refreshPlan(): Promise<void> {
+    this.plan = undefined;
+    if (!this.primary.validation?.ok) return;
+    try {
+      this.plan = await scoreWorker().plan('primary');
+    } catch {
+      this.plan = undefined;
+    }
+  }
+
+  async refreshCache(): Promise<void> {
+    this.cache = await scoreWorker().cacheInfo();
+  }
+
+  async importCache(file: File): Promise<void> {
+    this.cacheMessage = undefined;
+    try {
+      const r = await scoreWorker().importCache(file.name, file);
+      this.cacheMessage = `Imported ${r.imported} replies from ${file.name}${r.skipped ? ` (${r.skipped} other files ignored)` : ''}.`;
+    } catch (error) {
+      this.cacheMessage = `Import failed: ${message(error)}`;
+    }
+    await this.refreshCache();
+    await this.refreshPlan();
+  }
+
+  async importCacheFolder(files: Array<{ path: string; file: File }>): Promise<void> {
+    this.cacheMessage = undefined;
+    try {
+      const r = await scoreWorker().importCacheFolder(files);
+      this.cacheMessage = `Imported ${r.imported} replies from the folder${r.skipped ? ` (${r.skipped} other files ignored)` : ''}.`;
+    } catch (error) {
+      this.cacheMessage = `Import failed: ${message(error)}`;
+    }
+    await this.refreshCache();
+    await this.refreshPlan();
+  }
+
+  async clearCache(): Promise<void> {
+    await scoreWorker().clearCache();
+    this.cacheMessage = 'The judge cache of this browser is empty now.';
+    await this.refreshCache();
+    await this.refreshPlan();
+  }
+
+  private extras(): { system_name?: string; split?: string; dataset_version?: string } {
+    const out: { system_name?: string; split?: string; dataset_version?: string } = {};
+    if (this.systemName.trim()) out.system_name = this.systemName.trim();
+    if (this.splitExtra.trim()) out.split = this.splitExtra.trim();
+    if (this.datasetVersion.trim()) out.dataset_version = this.datasetVersion.trim();
+    return out;
+  }
+
+  /** Scores a slot: live when a key is typed (only uncached calls go out), else from the cache. */
+  async score(which: PredictionSlot, model: string | undefined): Promise<void> {
+    const slot = this.slot(which);
+    const key = judgeSettings.apiKey.trim();
+    const live =
+      key && model
+        ? {
+            endpoint: { provider: judgeSettings.provider, baseUrl: judgeSettings.baseUrl.trim(), model, apiKey: key },
+            concurrency: judgeSettings.concurrency,
+          }
+        : undefined;
+    this.running = true;
+    this.paused = false;
+    this.progress = undefined;
+    slot.result = undefined;
+    slot.busy = true;
+    try {
+      const options = { extras: which === 'primary' ? this.extras() : {}, ...(live ? { live } : {}) };
+      slot.result = await scoreWorker().score(
+        which,
+        options,
+        Comlink.proxy((p: JudgeProgress) => {
+          this.progress = p;
+        }),
+      );
+      if (slot.result.status === 'scored' && slot.result.progress) this.progress = slot.result.progress;
+    } catch (error) {
+      slot.result = { status: 'error', message: message(error) };
+    } finally {
+      slot.busy = false;
+      this.running = false;
+      this.paused = false;
+    }
+    await this.refreshCache();
+    await this.refreshPlan();
+    this.comparison = (await scoreWorker().compare()) ?? undefined;
+  }
+
+  async pause(): Promise<void> {
+    await scoreWorker().pause();
+    this.paused = true;
+  }
+
+  async resume(): Promise<void> {
+    await scoreWorker().resume();
+    this.paused = false;
+  }
+
+  async cancel(): Promise<void> {
+    await scoreWorker().cancel();
+  }
+
+  scorecard(which: PredictionSlot): ScorecardView | undefined {
+    const r = this.slot(which).result;
+    return r?.status === 'scored' ? r.scorecard : undefined;
+  }
+}
+
+export const scoreState = new ScoreState();

@@ -1,0 +1,71 @@
+/** Writes built index files into a release folder and names them in its release.json. */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ReleaseDescriptor } from '../../core/release/types.ts';
+
+/** Adds (or replaces) `indexes` after `submissions`, keeping the other keys in place. */
+export function withIndexes(descriptor: ReleaseDescriptor, indexes: NonNullable<ReleaseDescriptor['indexes']>): ReleaseDescriptor {
+  const out: Record<string, unknown> = {};
+  let placed = false;
+  for (const [key, value] of Object.entries(descriptor)) {
+    if (key === 'indexes') continue;
+    if (!placed && (key === 'source_url_template' || key === 'sha256')) {
+      out['indexes'] = indexes;
+      placed = true;
+    }
+    out[key] = value;
+  }
+  if (!placed) out['indexes'] = indexes;
+  return out as unknown as ReleaseDescriptor;
+}
+
+export function sha256(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Writes the files; updates release.json (indexes, and sha256 pins when it keeps pins). */
+export function writeIndexFiles(
+  releaseDir: string,
+  files: ReadonlyMap<string, Uint8Array>,
+  indexes: NonNullable<ReleaseDescriptor['indexes']>,
+  extraPins: ReadonlyMap<string, Uint8Array> = new Map(),
+): { descriptorUpdated: boolean } {
+  for (const [rel, bytes] of files) {
+    const target = path.join(releaseDir, ...rel.split('/'));
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, bytes);
+  }
+  const descriptorFile = path.join(releaseDir, 'release.json');
+  if (!existsSync(descriptorFile)) return { descriptorUpdated: false };
+  const descriptor = JSON.parse(readFileSync(descriptorFile, 'utf8')) as ReleaseDescriptor;
+  const updated = withIndexes(descriptor, indexes);
+  if (updated.sha256) {
+    const pins = { ...updated.sha256 };
+    for (const [rel, bytes] of [...files, ...extraPins]) pins[rel] = sha256(bytes);
+    updated.sha256 = Object.fromEntries(Object.entries(pins).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  writeFileSync(descriptorFile, `${JSON.stringify(updated, null, 2)}\n`);
+  return { descriptorUpdated: true };
+}
+
+/** Every file under a folder, as release-relative paths with '/'. */
+export function listFolder(root: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
+    const child = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...listFolder(root, child));
+    else out.push(child);
+  }
+  return out.sort();
+}
+
+/** The one transformers.js model folder under <release>/models/, if there is exactly one. */
+export function findReleaseModel(releaseDir: string): string | undefined {
+  const models = path.join(releaseDir, 'models');
+  if (!existsSync(models)) return undefined;
+  const found = readdirSync(models, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(path.join(models, e.name, 'config.json')))
+    .map((e) => `models/${e.name}`);
+  return found.length === 1 ? found[0] : undefined;
+}

@@ -1,0 +1,71 @@
+/**
+ * Trains the sample's static-embedding model from chunks.parquet and writes it as a
+ * transformers.js feature-extraction model folder (config.json, tokenizer files, onnx/model.onnx,
+ * onnx/model_quantized.onnx, training.json). Same corpus and options -> same bytes.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_TRAIN_OPTIONS, type TrainOptions, trainStaticEmbeddings } from '../../core/embed/train.ts';
+import { fp32ModelBytes, q8ModelBytes } from './onnx-model.ts';
+import { readChunks } from './read-chunks.ts';
+import { modelConfigJson, tokenizerConfigJson, tokenizerJson } from './tokenizer-files.ts';
+
+export const SAMPLE_MODEL_NAME = 'sample-static';
+export const SAMPLE_MODEL_DIM = 256;
+
+export interface BuildModelOptions {
+  train?: Partial<TrainOptions>;
+}
+
+export interface BuiltModel {
+  outDir: string;
+  vocabSize: number;
+  dim: number;
+  /** File path relative to outDir -> size in bytes. */
+  files: Record<string, number>;
+  stats: { chunks: number; tokens: number; cooccurrenceNonZeros: number; ppmiNonZeros: number };
+}
+
+/** Chunk text as the dense retriever sees it: at most 8,000 characters (code points), never empty. */
+export function denseInputText(text: string): string {
+  const truncated = text.length > 8000 ? Array.from(text).slice(0, 8000).join('') : text;
+  return truncated === '' ? ' ' : truncated;
+}
+
+export async function buildSampleModel(releaseDir: string, outDir: string, opts: BuildModelOptions = {}): Promise<BuiltModel> {
+  const options: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts.train };
+  const chunks = await readChunks(releaseDir);
+  const model = trainStaticEmbeddings(
+    chunks.map((c) => denseInputText(c.text)),
+    options,
+  );
+  const vocabSize = model.vocab.length;
+  const outputs: [string, Uint8Array][] = [
+    ['config.json', json(modelConfigJson(vocabSize, model.dim))],
+    ['tokenizer.json', json(tokenizerJson(model.vocab))],
+    ['tokenizer_config.json', json(tokenizerConfigJson())],
+    ['onnx/model.onnx', fp32ModelBytes(model.table, vocabSize, model.dim)],
+    ['onnx/model_quantized.onnx', q8ModelBytes(model.table, vocabSize, model.dim)],
+    [
+      'training.json',
+      json({
+        method: 'WordPiece tokens, 1/distance window co-occurrences, PPMI, randomized truncated SVD, SIF-weighted unit rows',
+        source: 'chunks.parquet',
+        options,
+        stats: { chunks: chunks.length, ...model.stats },
+      }),
+    ],
+  ];
+  await mkdir(path.join(outDir, 'onnx'), { recursive: true });
+  const files: Record<string, number> = {};
+  for (const [name, bytes] of outputs) {
+    await writeFile(path.join(outDir, name), bytes);
+    files[name] = bytes.byteLength;
+  }
+  const { tokens, cooccurrenceNonZeros, ppmiNonZeros } = model.stats;
+  return { outDir, vocabSize, dim: model.dim, files, stats: { chunks: chunks.length, tokens, cooccurrenceNonZeros, ppmiNonZeros } };
+}
+
+function json(value: unknown): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(value, null, 1) + '\n');
+}

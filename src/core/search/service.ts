@@ -1,0 +1,104 @@
+/**
+ * What the search worker exposes: one SearchSession for the release the page has loaded,
+ * replaced when the page loads another, plus the choice of query encoder.
+ */
+import type { SourceSpec } from '../db/explorer.ts';
+import { FileListSource, UrlSource, type ReleaseSource } from '../release/source.ts';
+import type { SplitName } from '../release/types.ts';
+import type { RankedDoc } from '../retrieval/index.ts';
+import { openAiEmbedder, type QueryEmbedder } from './embedders.ts';
+import type { ModelManifest } from './model-manifest.ts';
+import { SearchSession, type ReleaseIndexInfo } from './session.ts';
+import type { EvalProgress, IndexProgress, SearchMethod, SearchResult } from './types.ts';
+
+export function sourceOf(spec: SourceSpec, here: string): ReleaseSource {
+  if (spec.kind === 'url') return new UrlSource(new URL(spec.base, here).href);
+  return new FileListSource(spec.label, spec.files.map((f) => ({ path: f.path, blob: f.file })));
+}
+
+export interface EncoderChoice {
+  kind: 'release' | 'hub' | 'endpoint';
+  /** hub: owner/name; endpoint: the model name. */
+  model?: string;
+  base?: string;
+  key?: string;
+}
+
+export interface ServiceDeps {
+  here: string;
+  releaseEmbedder: (manifest: ModelManifest, source: ReleaseSource, root: string) => Promise<QueryEmbedder>;
+  hubEmbedder: (name: string) => Promise<QueryEmbedder>;
+}
+
+export class SearchService {
+  private session?: Promise<SearchSession>;
+  private openedKey?: string;
+
+  constructor(private readonly deps: ServiceDeps) {}
+
+  private current(): Promise<SearchSession> {
+    if (!this.session) return Promise.reject(new Error('no release is open in the search worker'));
+    return this.session;
+  }
+
+  /** Opens a release (a no-op when it is already the open one). */
+  async open(spec: SourceSpec): Promise<ReleaseIndexInfo> {
+    const key = spec.kind === 'url' ? `url:${spec.base}` : `files:${spec.label}:${spec.files.length}`;
+    if (key !== this.openedKey || !this.session) {
+      this.openedKey = key;
+      this.session = SearchSession.open(sourceOf(spec, this.deps.here), { embedderFor: this.deps.releaseEmbedder });
+      this.session.catch(() => {
+        if (this.openedKey === key) this.session = undefined;
+      });
+    }
+    return (await this.session).info();
+  }
+
+  async load(method: SearchMethod, onProgress?: (p: IndexProgress) => void): Promise<void> {
+    const s = await this.current();
+    if (method === 'bm25') await s.loadBm25(onProgress);
+    else await s.loadDense(onProgress);
+  }
+
+  async modelManifest(): Promise<ModelManifest | undefined> {
+    const s = await this.current();
+    return s.hasMethod('dense') ? s.loadModelManifest() : undefined;
+  }
+
+  async search(query: string, method: SearchMethod, k: number): Promise<SearchResult> {
+    return (await this.current()).search(query, method, k);
+  }
+
+  /** The unit query vector (for benches and for reuse). */
+  async queryVector(query: string): Promise<Float32Array> {
+    const [v] = await (await this.current()).queryVectors([query]);
+    return v!.slice();
+  }
+
+  /** Ranking only, from a given unit query vector (dense/hybrid) or text (bm25). */
+  async rank(method: SearchMethod, query: string, k: number, vector?: Float32Array): Promise<RankedDoc[]> {
+    return (await this.current()).rank(method, query, k, vector);
+  }
+
+  async evaluate(method: SearchMethod, split: SplitName, k: number, onProgress?: (p: EvalProgress) => void) {
+    return (await this.current()).evaluate(method, split, k, onProgress);
+  }
+
+  async task(taskId: string, split?: SplitName) {
+    return (await this.current()).task(taskId, split);
+  }
+
+  /** Chooses the query encoder; the key stays in this worker's memory only. */
+  async useEncoder(choice: EncoderChoice): Promise<string> {
+    const s = await this.current();
+    if (choice.kind === 'release') {
+      s.setEmbedder(undefined);
+    } else if (choice.kind === 'hub') {
+      s.setEmbedder(await this.deps.hubEmbedder(choice.model ?? ''));
+    } else {
+      if (!choice.base || !choice.key || !choice.model) throw new Error('an embeddings endpoint needs a base URL, a key and a model');
+      s.setEmbedder(openAiEmbedder({ base: choice.base, key: choice.key, model: choice.model }));
+    }
+    return s.embedderLabel();
+  }
+}

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { FolderSource } from '../../src/cli/folder-source.ts';
+import { parseRun } from '../../src/core/retrieval/index.ts';
+import { SearchSession } from '../../src/core/search/index.ts';
+import { projectRoot } from './support.ts';
+
+const sampleDir = path.join(projectRoot, 'static-data/sample');
+interface TaskLine {
+  task_id: string;
+  type: string;
+  question: string;
+  gold_docs: string[];
+}
+const tasks = readFileSync(path.join(sampleDir, 'full/tasks.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as TaskLine);
+const withGold = tasks.find((t) => t.type === 'single_hop' && t.gold_docs.length > 0)!;
+
+test('the playground shows BM25 results with snippets for a query', async ({ page }) => {
+  const session = await SearchSession.open(new FolderSource(sampleDir));
+  const expected = await session.rank('bm25', withGold.question, 20);
+  await page.goto('/?view=search');
+  await page.getByTestId('search-input').fill(withGold.question);
+  await page.getByTestId('search-submit').click();
+  await expect(page).toHaveURL(/q=/);
+  const rows = page.getByTestId('results-bm25').getByTestId('result-row');
+  await expect(rows).toHaveCount(expected.length);
+  const shown = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-doc')));
+  expect(shown).toEqual(expected.map((d) => d.doc_id));
+  await expect(rows.first().locator('.snippet')).not.toBeEmpty();
+});
+
+test('a task in the playground and on its page marks its gold documents in the rankings', async ({ page }) => {
+  await page.goto(`/?view=search&task=${withGold.task_id}&split=full`);
+  await expect(page.getByTestId('task-banner')).toContainText(withGold.question);
+  const bm25 = page.getByTestId('results-bm25');
+  await expect(bm25.getByTestId('result-row').first()).toBeVisible();
+  const gold = await bm25.locator('[data-gold="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-doc')));
+  expect(gold.length).toBeGreaterThan(0);
+  for (const d of gold) expect(withGold.gold_docs).toContain(d);
+
+  await page.goto(`/?view=task&task=${withGold.task_id}&split=full`);
+  const rankings = page.getByTestId('task-rankings');
+  await expect(rankings.getByTestId('results-bm25').getByTestId('result-row').first()).toBeVisible();
+  for (const m of ['bm25', 'dense', 'hybrid']) await expect(rankings.getByTestId(`results-${m}`)).toBeVisible();
+  await expect(rankings.getByTestId('results-bm25').getByTestId('gold-mark').first()).toBeVisible();
+  await expect(rankings.getByTestId('task-metrics-bm25')).toContainText('R@5');
+});
+
+test('"run all" reproduces the CLI numbers for BM25 and exports the run', async ({ page }) => {
+  const session = await SearchSession.open(new FolderSource(sampleDir));
+  const expected = await session.evaluate('bm25', 'full', 20);
+  await page.goto('/?view=search');
+  await page.getByTestId('run-all-method').selectOption('bm25');
+  await page.getByTestId('run-all-split').selectOption('full');
+  await page.getByTestId('run-all-start').click();
+  const card = page.getByTestId('run-all-scorecard');
+  await expect(card).toBeVisible();
+  const r = expected.report;
+  await expect(page.getByTestId('overall-recall5')).toHaveText(r.overall['recall@5'].toFixed(4));
+  await expect(page.getByTestId('overall-recall20')).toHaveText(r.overall['recall@20'].toFixed(4));
+  await expect(page.getByTestId('overall-ndcg10')).toHaveText(r.overall['ndcg@10'].toFixed(4));
+  await expect(page.getByTestId('overall-trec-map')).toHaveText(r.trec.map.toFixed(4));
+  for (const t of r.perType) {
+    await expect(card.locator(`[data-type="${t.type}"] td`).nth(2)).toHaveText(t['recall@5'].toFixed(4));
+  }
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-trec').click();
+  const file = await (await download).path();
+  // Same documents and ranks; scores may differ in the last bit (the browser's Math.log is not Node's).
+  const got = parseRun(readFileSync(file, 'utf8'));
+  const want = parseRun(expected.trecRun);
+  expect([...got.queries.keys()]).toEqual([...want.queries.keys()]);
+  for (const [qid, entries] of want.queries) {
+    const mine = got.queries.get(qid)!;
+    expect(mine.map((e) => e.docid)).toEqual(entries.map((e) => e.docid));
+    mine.forEach((e, i) => expect(Math.abs(e.score - entries[i]!.score)).toBeLessThan(1e-9 * Math.max(1, entries[i]!.score)));
+  }
+});

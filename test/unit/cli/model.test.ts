@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AutoTokenizer, env } from '@huggingface/transformers';
+import onnxProto from 'onnx-proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_MODEL_DIM, SAMPLE_MODEL_NAME, buildSampleModel } from '../../../src/cli/model/build-model.ts';
+import { embedChunks, embedTexts } from '../../../src/cli/model/embed-node.ts';
+import { readChunks } from '../../../src/cli/model/read-chunks.ts';
+import { createPrng } from '../../../src/core/embed/prng.ts';
+import { WordPieceEncoder } from '../../../src/core/embed/wordpiece.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const release = path.join(root, 'static-data/sample');
+const committed = path.join(release, 'models', SAMPLE_MODEL_NAME);
+const FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx', 'onnx/model_quantized.onnx', 'training.json'];
+const SAMPLES = ['Meeting with Rosalind Pellucci at Foxglove Bistro, Kestrelmouth.', 'wire transfer to the Halvorsen trust', 'Zyxqv ÉTÉ — 07/27/2004 [SEP] ok'];
+
+let work = '';
+let modelDir = '';
+
+async function sha256(file: string): Promise<string> {
+  return createHash('sha256').update(await readFile(file)).digest('hex');
+}
+
+function embeddingTable(onnxBytes: Uint8Array): Float32Array {
+  const model = onnxProto.onnx.ModelProto.decode(onnxBytes);
+  const init = model.graph?.initializer?.find((t) => t.name === 'embeddings');
+  if (!init?.rawData) throw new Error('model.onnx has no embeddings initializer');
+  const raw = init.rawData;
+  return new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'sample-model-'));
+  modelDir = path.join(work, 'a', SAMPLE_MODEL_NAME);
+  await buildSampleModel(release, modelDir);
+}, 300_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('buildSampleModel', () => {
+  it('writes every file under 5 MB with the advertised dims', async () => {
+    for (const f of FILES) expect((await readFile(path.join(modelDir, f))).byteLength).toBeLessThan(5 * 1024 * 1024);
+    const config = JSON.parse(await readFile(path.join(modelDir, 'config.json'), 'utf8')) as { hidden_size: number; vocab_size: number };
+    expect(config.hidden_size).toBe(SAMPLE_MODEL_DIM);
+    expect(config.vocab_size).toBeLessThanOrEqual(8000);
+  });
+
+  it('rebuilds byte for byte, and the committed model is that build', async () => {
+    const again = path.join(work, 'b', SAMPLE_MODEL_NAME);
+    await buildSampleModel(release, again);
+    for (const f of FILES) {
+      const h = await sha256(path.join(modelDir, f));
+      expect(await sha256(path.join(again, f)), f).toBe(h);
+      expect(await sha256(path.join(committed, f)), `committed ${f}`).toBe(h);
+    }
+  }, 300_000);
+});
+
+describe('embedTexts (transformers.js, local files only)', () => {
+  it('equals the mean of the token rows of the embedding table, L2-normalised', async () => {
+    const vectors = await embedTexts(modelDir, SAMPLES);
+    expect(env.allowRemoteModels).toBe(false);
+    const table = embeddingTable(await readFile(path.join(modelDir, 'onnx/model.onnx')));
+    const tokenizer = await AutoTokenizer.from_pretrained(SAMPLE_MODEL_NAME);
+    SAMPLES.forEach((text, i) => {
+      const ids = tokenizer.encode(text);
+      const mean = new Float64Array(SAMPLE_MODEL_DIM);
+      for (const id of ids) for (let d = 0; d < SAMPLE_MODEL_DIM; d++) mean[d] = mean[d]! + table[id * SAMPLE_MODEL_DIM + d]! / ids.length;
+      const norm = Math.hypot(...mean);
+      expect(norm).toBeGreaterThan(0);
+      const got = vectors[i]!;
+      expect(got).toHaveLength(SAMPLE_MODEL_DIM);
+      for (let d = 0; d < SAMPLE_MODEL_DIM; d++) expect(Math.abs(got[d]! - mean[d]! / norm)).toBeLessThan(1e-5);
+    });
+  });
+
+  it('tokenises like the training tokenizer (core WordPiece = transformers.js) on sample chunks', async () => {
+    const tokenizer = await AutoTokenizer.from_pretrained(SAMPLE_MODEL_NAME);
+    const vocab = JSON.parse(await readFile(path.join(modelDir, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } };
+    const byId: string[] = [];
+    for (const [token, id] of Object.entries(vocab.model.vocab)) byId[id] = token;
+    const encoder = new WordPieceEncoder(byId);
+    const chunks = await readChunks(release);
+    const texts = [...SAMPLES, ...chunks.filter((_, i) => i % 13 === 0).map((c) => c.text)];
+    for (const text of texts) expect(encoder.encode(text)).toEqual(tokenizer.encode(text, { add_special_tokens: false }));
+  });
+
+  it('gives a zero vector (not NaN) for a text without tokens, and q8 close to fp32', async () => {
+    const [blank] = await embedTexts(modelDir, [' ']);
+    expect(Array.from(blank!).every((v) => v === 0)).toBe(true);
+    const fp32 = await embedTexts(modelDir, SAMPLES);
+    const q8 = await embedTexts(modelDir, SAMPLES, { dtype: 'q8' });
+    fp32.forEach((v, i) => expect(v.reduce((s, x, d) => s + x * q8[i]![d]!, 0)).toBeGreaterThan(0.999));
+  });
+});
+
+describe('embedChunks quality on the sample', () => {
+  it('ranks the source document in the top 10 for >= 60% of 50 content-word queries', async () => {
+    const { ids, docIds, dim, vectors } = await embedChunks(release, modelDir);
+    const chunks = await readChunks(release);
+    expect(ids).toEqual(chunks.map((c) => c.chunkId));
+    expect(vectors).toHaveLength(ids.length * dim);
+    for (let c = 0; c < ids.length; c += 97) expect(Math.hypot(...vectors.subarray(c * dim, (c + 1) * dim))).toBeCloseTo(1, 5);
+    const stop = new Set(
+      'the and for that with this from have will your you are was were not but all any can had her his him our out she they them then than there their what when which who whom why how into over also been being about after before would could should just more most some such only very here week please send best regards thanks know need like dear sent subject date page'.split(' '),
+    );
+    const prng = createPrng(7);
+    const picks = Array.from({ length: 50 }, (_, k) => Math.floor(((k + 0.5) * chunks.length) / 50));
+    const queries = picks.map((ci) => {
+      const words = [...new Set(chunks[ci]!.text.toLowerCase().match(/[a-z]{4,}/g) ?? [])].filter((w) => !stop.has(w));
+      const n = Math.min(5 + Math.floor(prng.next() * 4), words.length);
+      const chosen: string[] = [];
+      while (chosen.length < n) {
+        const w = words[Math.floor(prng.next() * words.length)]!;
+        if (!chosen.includes(w)) chosen.push(w);
+      }
+      return chosen.join(' ');
+    });
+    const queryVectors = await embedTexts(modelDir, queries);
+    let hits = 0;
+    picks.forEach((ci, qi) => {
+      const q = queryVectors[qi]!;
+      const best = new Map<string, number>();
+      for (let c = 0; c < ids.length; c++) {
+        let s = 0;
+        for (let d = 0; d < dim; d++) s += q[d]! * vectors[c * dim + d]!;
+        const doc = docIds[c]!;
+        if (s > (best.get(doc) ?? -Infinity)) best.set(doc, s);
+      }
+      const top = [...best].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([d]) => d);
+      if (top.includes(docIds[ci]!)) hits++;
+    });
+    console.log(`sample-static hit@10 for 50 content-word queries: ${hits}/50`);
+    expect(hits / 50).toBeGreaterThanOrEqual(0.6);
+  }, 180_000);
+});
