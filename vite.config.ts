@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { staticData } from './src/cli/vite-static-data.ts';
@@ -12,7 +13,16 @@ export default defineConfig({
     // Imported only inside workers, so discovered late; listing them avoids a reload on first dev load.
     include: ['comlink', '@orama/orama', 'apache-arrow', 'hyparquet'],
   },
-  build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 2000,
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        embed: fileURLToPath(new URL('./embed/index.html', import.meta.url)),
+      },
+    },
+  },
   preview: { port: 4173 },
   test: {
     environment: 'node',

@@ -15,7 +15,8 @@ import { projectRoot, startStaticServer } from '../e2e/support.ts';
 const TYPES = ['single_hop', 'aggregation', 'timeline', 'dossier', 'unanswerable', 'false_premise'] as const;
 
 /** Python json.dumps spacing (", " and ": "); the generated strings hold neither sequence. */
-const py = (o: unknown) => JSON.stringify(o).replace(/","/g, '", "').replace(/":/g, '": ').replace(/,"/g, ', "').replace(/],\[/g, '], [');
+const py = (o: unknown) =>
+  JSON.stringify(o).replace(/","/g, '", "').replace(/":/g, '": ').replace(/,"/g, ', "').replace(/],\[/g, '], [');
 
 function syntheticRelease(n: number): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-bench-'));
@@ -92,9 +93,20 @@ async function measure(page: Page, site: string, query: string) {
   const search = await timeTo(
     page,
     () => page.getByTestId('task-search').fill('person 42'),
-    () => page.waitForFunction(() => /^\d[\d,]* tasks$/.test(document.querySelector('[data-testid="task-total"]')?.textContent ?? '') && location.search.includes('q=')),
+    () =>
+      page.waitForFunction(
+        () =>
+          /^\d[\d,]* tasks$/.test(document.querySelector('[data-testid="task-total"]')?.textContent ?? '') &&
+          location.search.includes('q='),
+      ),
   );
-  return { interactive_ms: interactive, task_detail_ms: detail, jump_to_end_ms: jumpToEnd, search_ms: search, rows_in_dom: rendered };
+  return {
+    interactive_ms: interactive,
+    task_detail_ms: detail,
+    jump_to_end_ms: jumpToEnd,
+    search_ms: search,
+    rows_in_dom: rendered,
+  };
 }
 
 /** The built site as `vite preview` serves it (wasm and worker MIME types included). */

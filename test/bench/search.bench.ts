@@ -30,11 +30,15 @@ const nQueries = Number(flag('queries', '300'));
 
 for (const f of ['bm25.bin', 'dense.bin', 'queries.json', 'query-vectors.f32', 'results.json']) {
   if (!existsSync(path.join(benchDir, f))) {
-    console.error(`${benchDir}/${f} is missing: run \`npx tsx src/cli/main.ts bench retrieval --out ${path.relative(root, benchDir)}\` first`);
+    console.error(
+      `${benchDir}/${f} is missing: run \`npx tsx src/cli/main.ts bench retrieval --out ${path.relative(root, benchDir)}\` first`,
+    );
     process.exit(2);
   }
 }
-const results = JSON.parse(readFileSync(path.join(benchDir, 'results.json'), 'utf8')) as { dense: { model: string; dim: number } };
+const results = JSON.parse(readFileSync(path.join(benchDir, 'results.json'), 'utf8')) as {
+  dense: { model: string; dim: number };
+};
 const { queries } = JSON.parse(readFileSync(path.join(benchDir, 'queries.json'), 'utf8')) as { queries: string[] };
 const vecBytes = readFileSync(path.join(benchDir, 'query-vectors.f32'));
 const dim = results.dense.dim;
@@ -48,7 +52,15 @@ writeFileSync(path.join(site, 'full/questions.jsonl'), '');
 for (const f of ['bm25.bin', 'dense.bin']) symlinkSync(path.join(benchDir, f), path.join(site, f));
 writeFileSync(
   path.join(site, 'model.json'),
-  JSON.stringify({ version: 1, kind: 'openai-embeddings', model: results.dense.model, dim, pooling: 'mean', normalize: true, max_chars: 8000 }),
+  JSON.stringify({
+    version: 1,
+    kind: 'openai-embeddings',
+    model: results.dense.model,
+    dim,
+    pooling: 'mean',
+    normalize: true,
+    max_chars: 8000,
+  }),
 );
 writeFileSync(
   path.join(site, 'release.json'),
@@ -63,20 +75,41 @@ writeFileSync(
 );
 
 const files = await startStaticServer(site);
-const modelFiles = existsSync(path.join(modelRelease, 'release.json')) ? await startStaticServer(modelRelease) : undefined;
-const vite = await createServer({ root, configFile: path.join(root, 'vite.config.ts'), server: { port: 0, strictPort: false }, logLevel: 'error' });
+const modelFiles = existsSync(path.join(modelRelease, 'release.json'))
+  ? await startStaticServer(modelRelease)
+  : undefined;
+const vite = await createServer({
+  root,
+  configFile: path.join(root, 'vite.config.ts'),
+  server: { port: 0, strictPort: false },
+  logLevel: 'error',
+});
 await vite.listen();
 const address = vite.httpServer!.address() as { port: number };
 const executablePath = findChromium();
 const browser = await chromium.launch({
   ...(executablePath ? { executablePath } : {}),
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 function chromiumRssMiB(): number {
   try {
     const out = execFileSync('ps', ['-eo', 'rss,args'], { encoding: 'utf8' });
-    return out.split('\n').filter((l) => /chrom/i.test(l) && /--type=renderer/.test(l)).reduce((s, l) => s + Number(l.trim().split(/\s+/)[0]), 0) / 1024;
+    return (
+      out
+        .split('\n')
+        .filter((l) => /chrom/i.test(l) && /--type=renderer/.test(l))
+        .reduce((s, l) => s + Number(l.trim().split(/\s+/)[0]), 0) / 1024
+    );
   } catch {
     return NaN;
   }
@@ -84,12 +117,16 @@ function chromiumRssMiB(): number {
 
 try {
   const page = await browser.newPage();
+  // tsx (esbuild keepNames) wraps named functions in __name(); the evaluated code needs it too.
+  await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
   const cdp = await page.context().newCDPSession(page);
   await page.goto(`http://localhost:${address.port}/test/bench/search-bench.html`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
   const rssBefore = chromiumRssMiB();
   const q = queries.slice(0, nQueries);
-  const v = Array.from({ length: Math.min(nQueries, nVec) }, (_, i) => Array.from(vectors.subarray(i * dim, (i + 1) * dim)));
+  const v = Array.from({ length: Math.min(nQueries, nVec) }, (_, i) =>
+    Array.from(vectors.subarray(i * dim, (i + 1) * dim)),
+  );
   const m = await page.evaluate(
     async ({ base, q, v }) => {
       type Api = {
@@ -129,33 +166,51 @@ try {
     },
     { base: files.url, q, v },
   );
-  const metrics = await cdp.send('Performance.getMetrics').catch(() => ({ metrics: [] as Array<{ name: string; value: number }> }));
+  const metrics = await cdp
+    .send('Performance.getMetrics')
+    .catch(() => ({ metrics: [] as Array<{ name: string; value: number }> }));
   const heap = metrics.metrics.find((x) => x.name === 'JSHeapUsedSize')?.value;
   const rssAfter = chromiumRssMiB();
 
-  let embed: { cold: number; p50: number; p95: number; n: number; label: string } | string = 'no model in the model release';
+  let embed: { cold: number; p50: number; p95: number; n: number; label: string } | string =
+    'no model in the model release';
   if (modelFiles && JSON.parse(readFileSync(path.join(modelRelease, 'release.json'), 'utf8')).indexes?.model) {
-    const questions = readFileSync(path.join(modelRelease, 'full/questions.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { question: string }).question);
-    embed = await page.evaluate(
-      async ({ base, questions }) => {
-        type Api = { open(spec: unknown): Promise<unknown>; queryVector(q: string): Promise<Float32Array>; useEncoder(c: unknown): Promise<string> };
-        const { api } = (window as unknown as { searchBench: { api: Api } }).searchBench;
-        await api.open({ kind: 'url', base });
-        const t0 = performance.now();
-        await api.queryVector(questions[0]!);
-        const cold = performance.now() - t0;
-        const label = await api.useEncoder({ kind: 'release' });
-        const xs: number[] = [];
-        for (const q of questions.slice(1, 61)) {
-          const s = performance.now();
-          await api.queryVector(q);
-          xs.push(performance.now() - s);
-        }
-        xs.sort((a, b) => a - b);
-        return { cold, p50: xs[Math.floor(xs.length / 2)]!, p95: xs[Math.ceil(0.95 * xs.length) - 1]!, n: xs.length, label };
-      },
-      { base: modelFiles.url, questions },
-    ).catch((e: unknown) => `failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    const questions = readFileSync(path.join(modelRelease, 'full/questions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { question: string }).question);
+    embed = await page
+      .evaluate(
+        async ({ base, questions }) => {
+          type Api = {
+            open(spec: unknown): Promise<unknown>;
+            queryVector(q: string): Promise<Float32Array>;
+            useEncoder(c: unknown): Promise<string>;
+          };
+          const { api } = (window as unknown as { searchBench: { api: Api } }).searchBench;
+          await api.open({ kind: 'url', base });
+          const t0 = performance.now();
+          await api.queryVector(questions[0]!);
+          const cold = performance.now() - t0;
+          const label = await api.useEncoder({ kind: 'release' });
+          const xs: number[] = [];
+          for (const q of questions.slice(1, 61)) {
+            const s = performance.now();
+            await api.queryVector(q);
+            xs.push(performance.now() - s);
+          }
+          xs.sort((a, b) => a - b);
+          return {
+            cold,
+            p50: xs[Math.floor(xs.length / 2)]!,
+            p95: xs[Math.ceil(0.95 * xs.length) - 1]!,
+            n: xs.length,
+            label,
+          };
+        },
+        { base: modelFiles.url, questions },
+      )
+      .catch((e: unknown) => `failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
   }
 
   const f = (x: number) => x.toFixed(2).padStart(9);
@@ -163,14 +218,28 @@ try {
     ['time to first BM25 query (open + fetch + decode + rank)', `${f(m.firstQuery)} ms`, 'goal < 3,000 ms'],
     ['dense vectors load (fetch + check)', `${f(m.denseLoad)} ms`, ''],
     [`BM25 top-20 p50 / p95 (n ${m.bm25.n})`, `${f(m.bm25.p50)} / ${f(m.bm25.p95)} ms`, 'goal p95 < 10 ms'],
-    [`dense top-20 given the vector p50 / p95 (n ${m.dense.n})`, `${f(m.dense.p50)} / ${f(m.dense.p95)} ms`, 'goal p95 < 10 ms'],
+    [
+      `dense top-20 given the vector p50 / p95 (n ${m.dense.n})`,
+      `${f(m.dense.p50)} / ${f(m.dense.p95)} ms`,
+      'goal p95 < 10 ms',
+    ],
     [`hybrid top-20 p50 / p95 (n ${m.hybrid.n})`, `${f(m.hybrid.p50)} / ${f(m.hybrid.p95)} ms`, 'goal p95 < 15 ms'],
-    ['comlink round trip (empty query) p50 / p95', `${f(m.roundTrip.p50)} / ${f(m.roundTrip.p95)} ms`, 'included above'],
-    ['renderer processes RSS before / after loading', `${rssBefore.toFixed(0)} / ${rssAfter.toFixed(0)} MiB`, 'ps, includes the worker'],
+    [
+      'comlink round trip (empty query) p50 / p95',
+      `${f(m.roundTrip.p50)} / ${f(m.roundTrip.p95)} ms`,
+      'included above',
+    ],
+    [
+      'renderer processes RSS before / after loading',
+      `${rssBefore.toFixed(0)} / ${rssAfter.toFixed(0)} MiB`,
+      'ps, includes the worker',
+    ],
     ['page JS heap used (CDP, main thread only)', heap ? `${(heap / 2 ** 20).toFixed(1)} MiB` : 'n/a', ''],
     [
       'query embedding (sample model) cold / p50 / p95',
-      typeof embed === 'string' ? embed : `${embed.cold.toFixed(0)} / ${embed.p50.toFixed(1)} / ${embed.p95.toFixed(1)} ms (n ${embed.n})`,
+      typeof embed === 'string'
+        ? embed
+        : `${embed.cold.toFixed(0)} / ${embed.p50.toFixed(1)} / ${embed.p95.toFixed(1)} ms (n ${embed.n})`,
       typeof embed === 'string' ? '' : embed.label,
     ],
   ];

@@ -7,6 +7,7 @@ const sampleDir = path.join(projectRoot, 'static-data/sample');
 
 interface TaskLine {
   task_id: string;
+  question: string;
   type: string;
   answer: string | null;
   gold_docs: string[];
@@ -27,8 +28,6 @@ async function facetCounts(page: Page, facet: string): Promise<Record<string, nu
   }
   return out;
 }
-const totalOf = async (page: Page) => Number((await page.getByTestId('task-total').innerText()).replace(/[^0-9]/g, ''));
-
 test.describe('the sample release', () => {
   const full = jsonl<TaskLine>(path.join(sampleDir, 'full/tasks.jsonl'));
   const dev = jsonl<TaskLine>(path.join(sampleDir, 'dev/tasks.jsonl'));

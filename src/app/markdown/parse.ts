@@ -85,7 +85,7 @@ export function parseMarkdown(src: string): Block[] {
     let m: RegExpExecArray | null;
     if (!line.trim()) {
       i++;
-    } else if ((m = /^```/.exec(line))) {
+    } else if (line.startsWith('```')) {
       const body: string[] = [];
       i++;
       while (i < lines.length && !/^```/.test(lines[i]!)) body.push(lines[i++]!);

@@ -1,8 +1,20 @@
-/** `npm run cli -- bench retrieval [--scale full|small] [--out dir]`: retrieval figures. */
+/**
+ * `npm run bench` (= `bench all`): every benchmark, printing figures. `bench retrieval` is the
+ * Node part; the browser parts are Playwright scripts under test/bench/.
+ */
+import { spawnSync } from 'node:child_process';
 import { parseArgs, UsageError } from '../args.ts';
 import { runRetrievalBench } from '../bench/retrieval-bench.ts';
 
-const USAGE = `usage: npm run cli -- bench retrieval [--scale full|small] [--out dir]
+const BROWSER_BENCHES: ReadonlyArray<[string, string[]]> = [
+  ['search (Chromium, full-scale synthetic indexes)', ['test/bench/search.bench.ts']],
+  ['explorer (Chromium, navigation to tasks table and task detail)', ['test/bench/explorer.bench.ts']],
+  ['scoring (Chromium, 1,038 predictions)', ['test/bench/score.bench.ts']],
+];
+
+const USAGE = `usage: npm run cli -- bench all|retrieval [--scale full|small] [--out dir]
+
+all: the retrieval bench below, then the browser benches (search, explorer, scoring) in Chromium.
 
 Builds BM25 and dense indexes over a deterministic synthetic corpus of the v1.0 shape
 (full: 83,810 docs / 159,564 chunks / 1,000 queries; small: a tenth), writes the index files,
@@ -19,17 +31,22 @@ export async function run(args: string[]): Promise<number> {
   try {
     const parsed = parseArgs(args, ['scale', 'out']);
     const [suite, ...extra] = parsed.positional;
-    if (suite !== 'retrieval' || extra.length > 0)
-      throw new UsageError(suite ? `unknown bench: ${[suite, ...extra].join(' ')}` : 'which bench? (retrieval)');
+    if ((suite !== 'retrieval' && suite !== 'all') || extra.length > 0)
+      throw new UsageError(suite ? `unknown bench: ${[suite, ...extra].join(' ')}` : 'which bench? (all, retrieval)');
     if (parsed.switches.size > 0) throw new UsageError(`unknown option --${[...parsed.switches][0]}`);
     const scale = parsed.flags.get('scale') ?? 'full';
     if (scale !== 'full' && scale !== 'small') throw new UsageError(`--scale must be full or small, got ${scale}`);
-    runRetrievalBench({
-      scale,
-      outDir: parsed.flags.get('out') ?? '.bench/retrieval',
-      log: (line) => process.stdout.write(`${line}\n`),
-    });
-    return 0;
+    const outDir = parsed.flags.get('out') ?? '.bench/retrieval';
+    runRetrievalBench({ scale, outDir, log: (line) => process.stdout.write(`${line}\n`) });
+    if (suite === 'retrieval') return 0;
+    let failed = 0;
+    for (const [title, script] of BROWSER_BENCHES) {
+      process.stdout.write(`\n== ${title} ==\n`);
+      const args = script[0] === 'test/bench/search.bench.ts' ? [...script, '--dir', outDir] : script;
+      const result = spawnSync('npx', ['tsx', ...args], { stdio: 'inherit' });
+      if (result.status !== 0) failed++;
+    }
+    return failed === 0 ? 0 : 1;
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`${e.message}\n\n${USAGE}`);

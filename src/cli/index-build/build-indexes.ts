@@ -80,8 +80,10 @@ export async function buildIndexes(chunks: readonly ChunkInput[], model?: ModelS
   const rows = new Float32Array(vectors.length * dim);
   vectors.forEach((v, i) => rows.set(v, i * dim));
   const name = path.basename(path.resolve(model.dir));
-  const dense = buildDenseIndex(rows, bm25.data.chunks, { model: name, dim });
-  files.set(INDEX_FILES.dense, serializeDense(dense, { includeFloat32: rows.byteLength <= MAX_FLOAT32_BYTES }));
+  // Small releases keep float32 rows (exact search) and no int8 rows; large ones int8 only.
+  const exact = rows.byteLength <= MAX_FLOAT32_BYTES;
+  const dense = buildDenseIndex(rows, bm25.data.chunks, { model: name, dim, keepInt8: !exact });
+  files.set(INDEX_FILES.dense, serializeDense(dense, { includeFloat32: exact }));
   timings.denseSeconds = seconds(started);
   const manifest: ModelManifest = {
     version: MODEL_MANIFEST_VERSION,

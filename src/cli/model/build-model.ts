@@ -32,7 +32,11 @@ export function denseInputText(text: string): string {
   return truncated === '' ? ' ' : truncated;
 }
 
-export async function buildSampleModel(releaseDir: string, outDir: string, opts: BuildModelOptions = {}): Promise<BuiltModel> {
+export async function buildSampleModel(
+  releaseDir: string,
+  outDir: string,
+  opts: BuildModelOptions = {},
+): Promise<BuiltModel> {
   const options: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts.train };
   const chunks = await readChunks(releaseDir);
   const model = trainStaticEmbeddings(
@@ -49,7 +53,8 @@ export async function buildSampleModel(releaseDir: string, outDir: string, opts:
     [
       'training.json',
       json({
-        method: 'WordPiece tokens, 1/distance window co-occurrences, PPMI, randomized truncated SVD, SIF-weighted unit rows',
+        method:
+          'WordPiece tokens, 1/distance window co-occurrences, PPMI, randomized truncated SVD, SIF-weighted unit rows',
         source: 'chunks.parquet',
         options,
         stats: { chunks: chunks.length, ...model.stats },
@@ -63,7 +68,13 @@ export async function buildSampleModel(releaseDir: string, outDir: string, opts:
     files[name] = bytes.byteLength;
   }
   const { tokens, cooccurrenceNonZeros, ppmiNonZeros } = model.stats;
-  return { outDir, vocabSize, dim: model.dim, files, stats: { chunks: chunks.length, tokens, cooccurrenceNonZeros, ppmiNonZeros } };
+  return {
+    outDir,
+    vocabSize,
+    dim: model.dim,
+    files,
+    stats: { chunks: chunks.length, tokens, cooccurrenceNonZeros, ppmiNonZeros },
+  };
 }
 
 function json(value: unknown): Uint8Array {

@@ -35,7 +35,11 @@ function extractor(modelDir: string, dtype: ModelDtype): Promise<FeatureExtracti
  * One unit vector per text. A text without any known token (e.g. ' ') has no direction: it comes
  * back as a zero vector instead of transformers.js's 0/0 NaNs.
  */
-export async function embedTexts(modelDir: string, texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+export async function embedTexts(
+  modelDir: string,
+  texts: readonly string[],
+  options: EmbedOptions = {},
+): Promise<Float32Array[]> {
   const fe = await extractor(modelDir, options.dtype ?? 'fp32');
   const batchSize = options.batchSize ?? 64;
   // Similar lengths per batch keep padding small; the output keeps the input order.
@@ -68,7 +72,11 @@ export interface ChunkVectors {
   vectors: Float32Array;
 }
 
-export async function embedChunks(releaseDir: string, modelDir: string, options: EmbedOptions = {}): Promise<ChunkVectors> {
+export async function embedChunks(
+  releaseDir: string,
+  modelDir: string,
+  options: EmbedOptions = {},
+): Promise<ChunkVectors> {
   const chunks = await readChunks(releaseDir);
   const rows = await embedTexts(
     modelDir,

@@ -14,7 +14,9 @@ const INT64 = onnx.TensorProto.DataType.INT64;
 function tokenInput(name: string): OnnxTypes.IValueInfoProto {
   return {
     name,
-    type: { tensorType: { elemType: INT64, shape: { dim: [{ dimParam: 'batch_size' }, { dimParam: 'sequence_length' }] } } },
+    type: {
+      tensorType: { elemType: INT64, shape: { dim: [{ dimParam: 'batch_size' }, { dimParam: 'sequence_length' }] } },
+    },
   };
 }
 
@@ -48,13 +50,21 @@ function encodeModel(graph: OnnxTypes.IGraphProto): Uint8Array {
 const INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'].map(tokenInput);
 
 export function fp32ModelBytes(table: Float32Array, vocabSize: number, dim: number): Uint8Array {
-  if (table.length !== vocabSize * dim) throw new Error(`table has ${table.length} values, expected ${vocabSize * dim}`);
+  if (table.length !== vocabSize * dim)
+    throw new Error(`table has ${table.length} values, expected ${vocabSize * dim}`);
   return encodeModel({
     name: 'static_embeddings',
     input: INPUTS,
     output: [hiddenOutput(dim)],
     initializer: [{ name: 'embeddings', dataType: FLOAT, dims: [vocabSize, dim], rawData: bytesOf(table) }],
-    node: [{ opType: 'Gather', input: ['embeddings', 'input_ids'], output: ['last_hidden_state'], attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }] }],
+    node: [
+      {
+        opType: 'Gather',
+        input: ['embeddings', 'input_ids'],
+        output: ['last_hidden_state'],
+        attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+      },
+    ],
   });
 }
 
@@ -73,7 +83,8 @@ export function quantizeRows(table: Float32Array, vocabSize: number, dim: number
     const scale = Math.fround(maxAbs / 127);
     scales[t] = scale;
     if (scale === 0) continue;
-    for (let d = 0; d < dim; d++) rows[t * dim + d] = Math.max(-127, Math.min(127, Math.round(table[t * dim + d]! / scale)));
+    for (let d = 0; d < dim; d++)
+      rows[t * dim + d] = Math.max(-127, Math.min(127, Math.round(table[t * dim + d]! / scale)));
   }
   return { rows, scales };
 }
@@ -91,9 +102,24 @@ export function q8ModelBytes(table: Float32Array, vocabSize: number, dim: number
       { name: 'last_axis', dataType: INT64, dims: [1], int64Data: [-1] },
     ],
     node: [
-      { opType: 'Gather', input: ['embeddings_int8', 'input_ids'], output: ['gathered_int8'], attribute: [{ name: 'axis', type: int, i: 0 }] },
-      { opType: 'Cast', input: ['gathered_int8'], output: ['gathered'], attribute: [{ name: 'to', type: int, i: FLOAT }] },
-      { opType: 'Gather', input: ['row_scales', 'input_ids'], output: ['gathered_scales'], attribute: [{ name: 'axis', type: int, i: 0 }] },
+      {
+        opType: 'Gather',
+        input: ['embeddings_int8', 'input_ids'],
+        output: ['gathered_int8'],
+        attribute: [{ name: 'axis', type: int, i: 0 }],
+      },
+      {
+        opType: 'Cast',
+        input: ['gathered_int8'],
+        output: ['gathered'],
+        attribute: [{ name: 'to', type: int, i: FLOAT }],
+      },
+      {
+        opType: 'Gather',
+        input: ['row_scales', 'input_ids'],
+        output: ['gathered_scales'],
+        attribute: [{ name: 'axis', type: int, i: 0 }],
+      },
       { opType: 'Unsqueeze', input: ['gathered_scales', 'last_axis'], output: ['scales_column'] },
       { opType: 'Mul', input: ['gathered', 'scales_column'], output: ['last_hidden_state'] },
     ],

@@ -1,5 +1,14 @@
 /** tokenizer.json, tokenizer_config.json and config.json of a BERT-style WordPiece model. */
-import { CLS_TOKEN, CONTINUATION_PREFIX, MASK_TOKEN, MAX_INPUT_CHARS_PER_WORD, PAD_TOKEN, SEP_TOKEN, SPECIAL_TOKENS, UNK_TOKEN } from '../../core/embed/wordpiece.ts';
+import {
+  CLS_TOKEN,
+  CONTINUATION_PREFIX,
+  MASK_TOKEN,
+  MAX_INPUT_CHARS_PER_WORD,
+  PAD_TOKEN,
+  SEP_TOKEN,
+  SPECIAL_TOKENS,
+  UNK_TOKEN,
+} from '../../core/embed/wordpiece.ts';
 
 function idOf(vocab: readonly string[], token: string): number {
   const id = vocab.indexOf(token);
@@ -23,7 +32,13 @@ export function tokenizerJson(vocab: readonly string[]): unknown {
       normalized: false,
       special: true,
     })),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    normalizer: {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: null,
+      lowercase: true,
+    },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',

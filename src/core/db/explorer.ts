@@ -81,8 +81,11 @@ export function createExplorerData(startSql: () => Promise<Sql>) {
   async function loadNow(spec: SourceSpec, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
     const started = performance.now();
     try {
-      const db = await sql();
+      // DuckDB starts in its own worker while the files are read and parsed here.
+      const dbReady = sql();
+      dbReady.catch(() => undefined);
       const release = await loadRelease(sourceOf(spec), { onProgress, deferParquet: true });
+      const db = await dbReady;
       const docsParquet = release.parquet.find((p) => p.kind === 'docs');
       if (docsParquet && !release.docs) release.docs = [];
       await createTables(db, release);
@@ -97,8 +100,13 @@ export function createExplorerData(startSql: () => Promise<Sql>) {
       };
       loadNo++;
       hitTables = new Map();
-      taskSearch = buildTaskSearch(db);
-      candidateSearch = buildCandidateSearch(db);
+      // The search indexes are built on first use, or once the first page has had time to show.
+      const mine = loadNo;
+      taskSearch = undefined;
+      candidateSearch = undefined;
+      setTimeout(() => {
+        if (mine === loadNo) void searchIndexes(db);
+      }, 3000);
       return { ok: true, summary };
     } catch (error) {
       if (error instanceof ReleaseRefused) return { ok: false, error: error.message, file: error.file };
@@ -106,15 +114,22 @@ export function createExplorerData(startSql: () => Promise<Sql>) {
     }
   }
 
+  function searchIndexes(db: Sql): { tasks: Promise<TextSearch>; candidates: Promise<TextSearch> } {
+    taskSearch ??= buildTaskSearch(db);
+    candidateSearch ??= buildCandidateSearch(db);
+    return { tasks: taskSearch, candidates: candidateSearch };
+  }
+
   /** The filter with its free text resolved to a table of Orama hits. */
   async function resolveText(filter: q.TaskFilter): Promise<q.TaskFilter> {
     const text = filter.text?.trim();
-    if (!text || !taskSearch) return filter;
+    if (!text || !current) return filter;
+    const search = searchIndexes(await sql()).tasks;
     let table = hitTables.get(text);
     if (!table) {
       const name = `hits_${loadNo}_${hitTables.size}`;
       table = (async () => {
-        const keys = await (await taskSearch!).keys(text);
+        const keys = await (await search).keys(text);
         await (await sql()).insertArrow(name, new Table({ key: vectorFromArray(keys, new Utf8()) }));
         return name;
       })();
@@ -225,7 +240,7 @@ export function createExplorerData(startSql: () => Promise<Sql>) {
     async rejections(filter: RejectionFilter & { text?: string }, offset: number, limit: number) {
       const { text, ...facets } = filter;
       let ids: string[] | undefined;
-      if (text?.trim() && candidateSearch) ids = await (await candidateSearch).keys(text.trim());
+      if (text?.trim() && current) ids = await (await searchIndexes(await sql()).candidates).keys(text.trim());
       return rejections(await sql(), facets, offset, limit, ids);
     },
 

@@ -48,7 +48,10 @@ export interface StaticEmbeddings {
   stats: { tokens: number; cooccurrenceNonZeros: number; ppmiNonZeros: number; singularValues: number[] };
 }
 
-export function trainStaticEmbeddings(texts: readonly string[], options: TrainOptions = DEFAULT_TRAIN_OPTIONS): StaticEmbeddings {
+export function trainStaticEmbeddings(
+  texts: readonly string[],
+  options: TrainOptions = DEFAULT_TRAIN_OPTIONS,
+): StaticEmbeddings {
   const vocab = buildVocab(countWords(texts), options.vocab);
   const encoder = new WordPieceEncoder(vocab);
   const sequences = texts.map((t) => Uint32Array.from(encoder.encode(t)));

@@ -14,14 +14,27 @@ import { WordPieceEncoder } from '../../../src/core/embed/wordpiece.ts';
 const root = path.resolve(import.meta.dirname, '../../..');
 const release = path.join(root, 'static-data/sample');
 const committed = path.join(release, 'models', SAMPLE_MODEL_NAME);
-const FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx', 'onnx/model_quantized.onnx', 'training.json'];
-const SAMPLES = ['Meeting with Rosalind Pellucci at Foxglove Bistro, Kestrelmouth.', 'wire transfer to the Halvorsen trust', 'Zyxqv ÉTÉ — 07/27/2004 [SEP] ok'];
+const FILES = [
+  'config.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'onnx/model.onnx',
+  'onnx/model_quantized.onnx',
+  'training.json',
+];
+const SAMPLES = [
+  'Meeting with Rosalind Pellucci at Foxglove Bistro, Kestrelmouth.',
+  'wire transfer to the Halvorsen trust',
+  'Zyxqv ÉTÉ — 07/27/2004 [SEP] ok',
+];
 
 let work = '';
 let modelDir = '';
 
 async function sha256(file: string): Promise<string> {
-  return createHash('sha256').update(await readFile(file)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 }
 
 function embeddingTable(onnxBytes: Uint8Array): Float32Array {
@@ -45,7 +58,10 @@ afterAll(async () => {
 describe('buildSampleModel', () => {
   it('writes every file under 5 MB with the advertised dims', async () => {
     for (const f of FILES) expect((await readFile(path.join(modelDir, f))).byteLength).toBeLessThan(5 * 1024 * 1024);
-    const config = JSON.parse(await readFile(path.join(modelDir, 'config.json'), 'utf8')) as { hidden_size: number; vocab_size: number };
+    const config = JSON.parse(await readFile(path.join(modelDir, 'config.json'), 'utf8')) as {
+      hidden_size: number;
+      vocab_size: number;
+    };
     expect(config.hidden_size).toBe(SAMPLE_MODEL_DIM);
     expect(config.vocab_size).toBeLessThanOrEqual(8000);
   });
@@ -70,7 +86,8 @@ describe('embedTexts (transformers.js, local files only)', () => {
     SAMPLES.forEach((text, i) => {
       const ids = tokenizer.encode(text);
       const mean = new Float64Array(SAMPLE_MODEL_DIM);
-      for (const id of ids) for (let d = 0; d < SAMPLE_MODEL_DIM; d++) mean[d] = mean[d]! + table[id * SAMPLE_MODEL_DIM + d]! / ids.length;
+      for (const id of ids)
+        for (let d = 0; d < SAMPLE_MODEL_DIM; d++) mean[d] = mean[d]! + table[id * SAMPLE_MODEL_DIM + d]! / ids.length;
       const norm = Math.hypot(...mean);
       expect(norm).toBeGreaterThan(0);
       const got = vectors[i]!;
@@ -81,13 +98,16 @@ describe('embedTexts (transformers.js, local files only)', () => {
 
   it('tokenises like the training tokenizer (core WordPiece = transformers.js) on sample chunks', async () => {
     const tokenizer = await AutoTokenizer.from_pretrained(SAMPLE_MODEL_NAME);
-    const vocab = JSON.parse(await readFile(path.join(modelDir, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } };
+    const vocab = JSON.parse(await readFile(path.join(modelDir, 'tokenizer.json'), 'utf8')) as {
+      model: { vocab: Record<string, number> };
+    };
     const byId: string[] = [];
     for (const [token, id] of Object.entries(vocab.model.vocab)) byId[id] = token;
     const encoder = new WordPieceEncoder(byId);
     const chunks = await readChunks(release);
     const texts = [...SAMPLES, ...chunks.filter((_, i) => i % 13 === 0).map((c) => c.text)];
-    for (const text of texts) expect(encoder.encode(text)).toEqual(tokenizer.encode(text, { add_special_tokens: false }));
+    for (const text of texts)
+      expect(encoder.encode(text)).toEqual(tokenizer.encode(text, { add_special_tokens: false }));
   });
 
   it('gives a zero vector (not NaN) for a text without tokens, and q8 close to fp32', async () => {
@@ -105,9 +125,12 @@ describe('embedChunks quality on the sample', () => {
     const chunks = await readChunks(release);
     expect(ids).toEqual(chunks.map((c) => c.chunkId));
     expect(vectors).toHaveLength(ids.length * dim);
-    for (let c = 0; c < ids.length; c += 97) expect(Math.hypot(...vectors.subarray(c * dim, (c + 1) * dim))).toBeCloseTo(1, 5);
+    for (let c = 0; c < ids.length; c += 97)
+      expect(Math.hypot(...vectors.subarray(c * dim, (c + 1) * dim))).toBeCloseTo(1, 5);
     const stop = new Set(
-      'the and for that with this from have will your you are was were not but all any can had her his him our out she they them then than there their what when which who whom why how into over also been being about after before would could should just more most some such only very here week please send best regards thanks know need like dear sent subject date page'.split(' '),
+      'the and for that with this from have will your you are was were not but all any can had her his him our out she they them then than there their what when which who whom why how into over also been being about after before would could should just more most some such only very here week please send best regards thanks know need like dear sent subject date page'.split(
+        ' ',
+      ),
     );
     const prng = createPrng(7);
     const picks = Array.from({ length: 50 }, (_, k) => Math.floor(((k + 0.5) * chunks.length) / 50));
@@ -132,7 +155,10 @@ describe('embedChunks quality on the sample', () => {
         const doc = docIds[c]!;
         if (s > (best.get(doc) ?? -Infinity)) best.set(doc, s);
       }
-      const top = [...best].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([d]) => d);
+      const top = [...best]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 10)
+        .map(([d]) => d);
       if (top.includes(docIds[ci]!)) hits++;
     });
     console.log(`sample-static hit@10 for 50 content-word queries: ${hits}/50`);

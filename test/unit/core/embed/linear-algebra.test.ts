@@ -42,7 +42,8 @@ describe('symmetricEigen', () => {
     const a = transposeTimes(r, r, n, n, n);
     const { values, vectors } = symmetricEigen(a, n);
     const av = times(a, vectors, n, n, n);
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) expect(av[i * n + j]).toBeCloseTo(vectors[i * n + j]! * values[j]!, 9);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) expect(av[i * n + j]).toBeCloseTo(vectors[i * n + j]! * values[j]!, 9);
     for (let j = 1; j < n; j++) expect(values[j - 1]!).toBeGreaterThanOrEqual(values[j]!);
   });
 });

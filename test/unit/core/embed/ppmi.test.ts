@@ -5,7 +5,8 @@ import { type CsrMatrix, csrFromDense } from '../../../../src/core/embed/sparse.
 
 function toDense(m: CsrMatrix): number[][] {
   const out = Array.from({ length: m.rows }, () => new Array<number>(m.cols).fill(0));
-  for (let i = 0; i < m.rows; i++) for (let k = m.rowStart[i]!; k < m.rowStart[i + 1]!; k++) out[i]![m.colIndex[k]!] = m.values[k]!;
+  for (let i = 0; i < m.rows; i++)
+    for (let k = m.rowStart[i]!; k < m.rowStart[i + 1]!; k++) out[i]![m.colIndex[k]!] = m.values[k]!;
   return out;
 }
 
@@ -28,14 +29,26 @@ describe('countCooccurrences', () => {
 
 describe('ppmi', () => {
   it('keeps only positive PMI: [[1,3],[3,1]] -> log(1.5) off the diagonal', () => {
-    const m = toDense(ppmi(csrFromDense([[1, 3], [3, 1]]), 1));
+    const m = toDense(
+      ppmi(
+        csrFromDense([
+          [1, 3],
+          [3, 1],
+        ]),
+        1,
+      ),
+    );
     expect(m[0]![0]).toBe(0); // log(1*8/(4*4)) < 0
     expect(m[0]![1]).toBeCloseTo(Math.log(1.5), 12);
     expect(m[1]![0]).toBeCloseTo(Math.log(1.5), 12);
   });
 
   it('smooths the context distribution with alpha', () => {
-    const counts = csrFromDense([[0, 6, 2], [6, 0, 1], [2, 1, 0]]);
+    const counts = csrFromDense([
+      [0, 6, 2],
+      [6, 0, 1],
+      [2, 1, 0],
+    ]);
     const m = toDense(ppmi(counts, 0.75));
     const col = [8, 7, 3];
     const z = col.reduce((s, c) => s + c ** 0.75, 0);

@@ -28,7 +28,9 @@ describe('trainStaticEmbeddings', () => {
 
   it('gives words from the same contexts closer vectors', () => {
     expect(cosine(model.table, 4, id('cat'), id('dog'))).toBeGreaterThan(cosine(model.table, 4, id('cat'), id('car')));
-    expect(cosine(model.table, 4, id('truck'), id('car'))).toBeGreaterThan(cosine(model.table, 4, id('truck'), id('milk')));
+    expect(cosine(model.table, 4, id('truck'), id('car'))).toBeGreaterThan(
+      cosine(model.table, 4, id('truck'), id('milk')),
+    );
   });
 
   it('gives the special tokens zero rows and is deterministic', () => {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createPrng } from '../../../../src/core/embed/prng.ts';
 import { buildVocab, countWords } from '../../../../src/core/embed/vocab.ts';
-import { SPECIAL_TOKENS, WordPieceEncoder, bertNormalize, bertPreTokenize } from '../../../../src/core/embed/wordpiece.ts';
+import {
+  SPECIAL_TOKENS,
+  WordPieceEncoder,
+  bertNormalize,
+  bertPreTokenize,
+} from '../../../../src/core/embed/wordpiece.ts';
 
 describe('BERT normalisation and pre-tokenisation', () => {
   it('lowercases, strips accents, maps whitespace to spaces and drops control characters', () => {
@@ -9,7 +14,17 @@ describe('BERT normalisation and pre-tokenisation', () => {
   });
 
   it('splits words from single punctuation marks', () => {
-    expect(bertPreTokenize('maddox-vey, inc.  07/27')).toEqual(['maddox', '-', 'vey', ',', 'inc', '.', '07', '/', '27']);
+    expect(bertPreTokenize('maddox-vey, inc.  07/27')).toEqual([
+      'maddox',
+      '-',
+      'vey',
+      ',',
+      'inc',
+      '.',
+      '07',
+      '/',
+      '27',
+    ]);
   });
 });
 

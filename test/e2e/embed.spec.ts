@@ -1,0 +1,75 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { projectRoot, startStaticServer } from './support.ts';
+
+const SITE = 'http://localhost:4173/';
+
+interface TaskLine {
+  task_id: string;
+  type: string;
+  question: string;
+}
+const tasks = readFileSync(path.join(projectRoot, 'static-data/sample/full/tasks.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as TaskLine);
+
+test('a page on another origin embeds two tasks, each iframe as tall as its content', async ({ page }) => {
+  const one = tasks.find((t) => t.type === 'single_hop')!;
+  const two = tasks.find((t) => t.type === 'aggregation')!;
+  const html = readFileSync(path.join(projectRoot, 'test/e2e/embed-test-page.html'), 'utf8')
+    .replace('__TASK_1__', one.task_id)
+    .replace('__TASK_2__', two.task_id)
+    .replace('__SITE__', SITE);
+  // The host page is served from another origin (127.0.0.1 on another port), as a blog would be.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-embed-'));
+  writeFileSync(path.join(dir, 'page.html'), html);
+  const host = await startStaticServer(dir);
+  test.info().attach('host', { body: host.url });
+  try {
+    await page.goto(`${host.url}page.html`);
+    await checkFrames(page, one, two);
+  } finally {
+    await host.close();
+  }
+});
+
+async function checkFrames(page: Page, one: TaskLine, two: TaskLine): Promise<void> {
+  for (const [id, task] of [
+    ['first', one],
+    ['second', two],
+  ] as const) {
+    const frame = page.frameLocator(`#${id} iframe`);
+    await expect(frame.getByTestId('task-question')).toHaveText(task.question);
+    await expect(frame.getByTestId('gold-doc').first()).toBeVisible();
+    // No app chrome inside the embed.
+    await expect(frame.locator('header nav')).toHaveCount(0);
+    const iframe = page.locator(`#${id} iframe`);
+    await expect
+      .poll(async () => {
+        const content = await frame.getByTestId('embed').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
+        const box = await iframe.boundingBox();
+        return Math.abs((box?.height ?? 0) - content);
+      })
+      .toBeLessThanOrEqual(3);
+  }
+  // Opening a gold document in place changes the height, and the iframe follows.
+  const frame = page.frameLocator('#first iframe');
+  const before = (await page.locator('#first iframe').boundingBox())!.height;
+  await frame.locator('details summary').first().click();
+  await expect.poll(async () => (await page.locator('#first iframe').boundingBox())!.height).not.toBe(before);
+  await page.screenshot({ path: 'test-results/screens/embed-page.png', fullPage: true });
+}
+
+test('the embed page shows a document and the leaderboard as real files (no SPA fallback needed)', async ({ page }) => {
+  const response = await page.goto(`${SITE}embed/index.html?view=leaderboard`);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByTestId('leaderboard')).toBeVisible();
+  const doc = readFileSync(path.join(projectRoot, 'static-data/sample/full/tasks.jsonl'), 'utf8').match(
+    /SMPL\d{8}/,
+  )![0];
+  await page.goto(`${SITE}embed/?doc=${doc}`);
+  await expect(page.getByTestId('doc-text')).toBeVisible();
+});
