@@ -111,7 +111,9 @@ async function measure(page: Page, site: string, query: string) {
 
 /** The built site as `vite preview` serves it (wasm and worker MIME types included). */
 async function startPreview(port: number): Promise<{ url: string; close: () => Promise<void> }> {
-  const child = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], {
+  // Node itself, not npx: killing npx would leave the server running.
+  const vite = path.join(projectRoot, 'node_modules/vite/bin/vite.js');
+  const child = spawn(process.execPath, [vite, 'preview', '--port', String(port), '--strictPort'], {
     cwd: projectRoot,
     stdio: 'ignore',
   });

@@ -111,13 +111,11 @@ async function main(): Promise<void> {
                     ok?.textContent?.includes(name) && document.querySelector('[data-testid="deterministic"]'),
                   );
                 };
-                const observer = new MutationObserver(() => {
-                  if (done()) {
-                    observer.disconnect();
-                    resolve(performance.now() - t0);
-                  }
-                });
-                observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+                const poll = (): void => {
+                  if (done()) resolve(performance.now() - t0);
+                  else requestAnimationFrame(poll);
+                };
+                poll();
               },
               { once: true },
             );

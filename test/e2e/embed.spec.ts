@@ -47,6 +47,7 @@ async function checkFrames(page: Page, one: TaskLine, two: TaskLine): Promise<vo
     // No app chrome inside the embed.
     await expect(frame.locator('header nav')).toHaveCount(0);
     const iframe = page.locator(`#${id} iframe`);
+    await iframe.scrollIntoViewIfNeeded();
     await expect
       .poll(async () => {
         const content = await frame.getByTestId('embed').evaluate((el) => Math.ceil(el.getBoundingClientRect().height));

@@ -14,5 +14,10 @@ export function postHeight(root: HTMLElement): () => void {
   const observer = new ResizeObserver(send);
   observer.observe(root);
   send();
-  return () => observer.disconnect();
+  // Chromium pauses rendering (and so ResizeObserver) in off-screen cross-origin frames: timers still run.
+  const timer = setInterval(send, 1000);
+  return () => {
+    observer.disconnect();
+    clearInterval(timer);
+  };
 }

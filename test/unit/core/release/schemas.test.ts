@@ -274,7 +274,15 @@ describe('rejected reasons', () => {
     const d = { task_id: ID, stage: 'adjudication', reason: 'adjudication:wrong', saw: 's', why: 'w' };
     expect(check(rejectionDetailValidator, d).ok).toBe(true);
     expect(check(rejectionDetailValidator, { ...d, stage: 'necessity' }).fields).toEqual(['reason']);
-    expect(check(rejectionDetailValidator, { ...d, stage: 'pool' }).fields).toEqual(['stage']);
+    expect(check(rejectionDetailValidator, { ...d, stage: 'pooling' }).fields).toEqual(['stage']);
+  });
+
+  it('checks details of tasks dropped at pooling: stage pool, reason pool:<pool_dropped reason>', () => {
+    const d = { task_id: ID, stage: 'pool', reason: 'pool:unstable_pool', saw: 's', why: 'w' };
+    expect(check(rejectionDetailValidator, d).ok).toBe(true);
+    expect(check(rejectionDetailValidator, { ...d, reason: 'pool:error:timeout' }).ok).toBe(true);
+    expect(check(rejectionDetailValidator, { ...d, reason: 'pool:maybe' }).fields).toEqual(['reason']);
+    expect(check(rejectionDetailValidator, { ...d, reason: 'adjudication:wrong' }).fields).toEqual(['reason']);
   });
 
   it('checks pool entries', () => {
