@@ -76,7 +76,11 @@ const api = {
   async plan(slot: PredictionSlot) {
     return (await session).plan(slot);
   },
-  async score(slot: PredictionSlot, options: Omit<ScoreOptions, 'onProgress'>, onProgress?: (p: JudgeProgress) => void) {
+  async score(
+    slot: PredictionSlot,
+    options: Omit<ScoreOptions, 'onProgress'>,
+    onProgress?: (p: JudgeProgress) => void,
+  ) {
     return (await session).score(slot, { ...options, ...(onProgress ? { onProgress } : {}) });
   },
   async pause() {

@@ -25,7 +25,8 @@ const api = {
     const v = await service.queryVector(query);
     return Comlink.transfer(v, [v.buffer]);
   },
-  rank: (method: SearchMethod, query: string, k: number, vector?: Float32Array) => service.rank(method, query, k, vector),
+  rank: (method: SearchMethod, query: string, k: number, vector?: Float32Array) =>
+    service.rank(method, query, k, vector),
   evaluate: (method: SearchMethod, split: SplitName, k: number, onProgress?: (p: EvalProgress) => void) =>
     service.evaluate(method, split, k, onProgress),
   task: (taskId: string, split?: SplitName) => service.task(taskId, split),

@@ -52,7 +52,12 @@ async function startMock(delayMs = 0): Promise<MockJudgeServer> {
   });
 }
 
-async function prepare(page: Page, predictions: string, provider: 'openai' | 'anthropic', baseUrl: string): Promise<void> {
+async function prepare(
+  page: Page,
+  predictions: string,
+  provider: 'openai' | 'anthropic',
+  baseUrl: string,
+): Promise<void> {
   await openScorePage(page);
   await setFile(page, 'predictions-file', 'predictions.jsonl', predictions);
   await expect(page.getByTestId('validation-ok')).toBeVisible();
@@ -100,14 +105,20 @@ test('live judging, OpenAI wire format: exact prompts and model, key only in mem
     await expect(page.getByTestId('judge-uncached')).not.toHaveText('0');
     await page.getByTestId('score-run').click();
     await expect(page.getByTestId('scorecard')).toBeVisible();
-    await expect(page.getByTestId('judge-progress-text')).toContainText(`${prompts.size}/${prompts.size} done, 0 cached, 0 failed`);
+    await expect(page.getByTestId('judge-progress-text')).toContainText(
+      `${prompts.size}/${prompts.size} done, 0 cached, 0 failed`,
+    );
 
     expect(mock.requests.length).toBe(prompts.size);
     const sent = new Set<string>();
     for (const r of mock.requests) {
       expect(r.path).toBe('/v1/chat/completions');
       expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
-      const body = r.body as { model: string; messages: Array<{ role: string; content: string }>; response_format?: unknown };
+      const body = r.body as {
+        model: string;
+        messages: Array<{ role: string; content: string }>;
+        response_format?: unknown;
+      };
       expect(body.model).toBe(profile.judge_model);
       expect(body.messages[0]).toEqual({ role: 'system', content: profile.system });
       expect(body.response_format).toEqual(profile.response_format);
@@ -182,7 +193,10 @@ test('a reload in the middle of a run resumes without repeating cached calls', a
     const predictions = livePredictions();
     const { prompts } = await expectedPrompts(predictions);
     await prepare(page, predictions, 'openai', `${mock.url}/v1`);
-    await page.getByTestId('judge-progress').waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .getByTestId('judge-progress')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     await page.getByTestId('score-run').click();
     await expect.poll(() => mock.requests.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(12);
     await page.reload();

@@ -60,7 +60,9 @@ test.describe('bad predictions files get clear messages', () => {
     const rec = JSON.parse(tooMany[4]!) as { citations: string[] };
     rec.citations = Array.from({ length: 21 }, (_, i) => `SMPL${String(i).padStart(8, '0')}`);
     tooMany[4] = JSON.stringify(rec);
-    await check(page, `${tooMany.join('\n')}\n`, [/line 5, field citations: expected at most 20 entries \(capped at 20\), found 21/]);
+    await check(page, `${tooMany.join('\n')}\n`, [
+      /line 5, field citations: expected at most 20 entries \(capped at 20\), found 21/,
+    ]);
 
     const dupUnknown = [...ok, ok[0]!, JSON.stringify({ task_id: 'no-such-task', answer: 'x', citations: [] })];
     dupUnknown.splice(10, 1);
@@ -92,11 +94,16 @@ test.describe('the embedded sample release', () => {
     const tasks = parseTasksJsonl(readFileSync(path.join(sampleDir, 'full/tasks.jsonl'), 'utf8'));
     const profile = parseJudgeProfile(JSON.parse(readFileSync(path.join(sampleDir, 'judge-profile.json'), 'utf8')));
     const cache = JSON.parse(readFileSync(path.join(sampleDir, 'judge-cache.json'), 'utf8')) as Record<string, string>;
-    const predictions = parsePredictions(readFileSync(path.join(sampleDir, `submissions/${slug}/predictions.jsonl`), 'utf8'), tasks);
+    const predictions = parsePredictions(
+      readFileSync(path.join(sampleDir, `submissions/${slug}/predictions.jsonl`), 'utf8'),
+      tasks,
+    );
     return scoreSubmission({ tasks, predictions, profile, judge: async (call) => cache[call.key]! });
   }
 
-  test('a reference submission scores offline from the shipped judge cache, ranks on the leaderboard and compares', async ({ page }) => {
+  test('a reference submission scores offline from the shipped judge cache, ranks on the leaderboard and compares', async ({
+    page,
+  }) => {
     await openScorePage(page);
     await expect(page.getByTestId('cache-shipped')).not.toHaveText('0');
     await page.getByTestId('release-submission').selectOption('bm25-top-doc-sample');
@@ -109,7 +116,9 @@ test.describe('the embedded sample release', () => {
     const bytes = (await downloaded(page, 'export-scores')).toString('utf8');
     expect(bytes).toBe(readFileSync(path.join(sampleDir, 'submissions/bm25-top-doc-sample/scores.json'), 'utf8'));
 
-    const board = JSON.parse(readFileSync(path.join(sampleDir, 'leaderboard.json'), 'utf8')) as { entries: Array<{ overall_cited_correctness: number }> };
+    const board = JSON.parse(readFileSync(path.join(sampleDir, 'leaderboard.json'), 'utf8')) as {
+      entries: Array<{ overall_cited_correctness: number }>;
+    };
     const mine = (JSON.parse(bytes) as { overall_cited_correctness: number }).overall_cited_correctness;
     const rank = 1 + board.entries.filter((e) => e.overall_cited_correctness >= mine).length;
     await expect(page.getByTestId('leaderboard-place')).toContainText(`rank ${rank} of ${board.entries.length + 1}`);
@@ -140,4 +149,40 @@ test.describe('the embedded sample release', () => {
     await expect(page.getByTestId('compare-regressed')).toHaveText(`${regressed} regressed`);
     await expect(page.getByTestId('compare-row')).toHaveCount(Math.min(300, improved + regressed));
   });
+});
+
+test('the judge cache exports and imports as verdicts.json, as a zip and as a folder', async ({ page }) => {
+  const { readCacheZip } = await import('../../src/core/judge/cache-zip.ts');
+  const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+  const os = await import('node:os');
+  const shipped = readFileSync(path.join(sampleDir, 'judge-cache.json'), 'utf8');
+  const entries = Object.entries(JSON.parse(shipped) as Record<string, string>).slice(0, 25);
+  const partial = Object.fromEntries(entries);
+  await openScorePage(page);
+  await setFile(page, 'cache-import-file', 'part.json', JSON.stringify(partial));
+  await expect(page.getByTestId('cache-stored')).toHaveText('25');
+  const zip = await downloaded(page, 'cache-export-zip');
+  const fromZip = await readCacheZip(new Uint8Array(zip));
+  expect(fromZip.map.size).toBe(Object.keys(JSON.parse(shipped) as object).length);
+  for (const [k, v] of entries) expect(fromZip.map.get(k)).toBe(v);
+  // the verdicts.json export holds the shipped replies and the imported ones, in the benchmark's format
+  expect((await downloaded(page, 'cache-export-json')).toString('utf8')).toBe(shipped);
+
+  await page.getByTestId('cache-clear').click();
+  await expect(page.getByTestId('cache-stored')).toHaveText('0');
+  await setFile(page, 'cache-import-file', 'llm_cache.zip', zip);
+  await expect(page.getByTestId('cache-stored')).toHaveText(String(fromZip.map.size));
+
+  await page.getByTestId('cache-clear').click();
+  const folder = path.join(mkdtempSync(path.join(os.tmpdir(), 'ebx-cache-')), 'llm_cache');
+  for (const [k, v] of entries) {
+    mkdirSync(path.join(folder, k.slice(0, 2)), { recursive: true });
+    writeFileSync(path.join(folder, k.slice(0, 2), `${k}.json`), JSON.stringify({ text: v }));
+  }
+  writeFileSync(path.join(folder, 'README.txt'), 'not a cache file');
+  await page.getByTestId('cache-import-folder').setInputFiles(folder);
+  await expect(page.getByTestId('cache-stored')).toHaveText('25');
+  await expect(page.getByTestId('cache-message')).toContainText('1 other files ignored');
+  await setFile(page, 'cache-import-file', 'bad.json', '{"abc": "x"}');
+  await expect(page.getByTestId('cache-message')).toContainText('bad.json: key "abc" is not a 64-hex-digit cache key');
 });

@@ -38,7 +38,9 @@ test('a task in the playground and on its page marks its gold documents in the r
   await expect(page.getByTestId('task-banner')).toContainText(withGold.question);
   const bm25 = page.getByTestId('results-bm25');
   await expect(bm25.getByTestId('result-row').first()).toBeVisible();
-  const gold = await bm25.locator('[data-gold="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-doc')));
+  const gold = await bm25
+    .locator('[data-gold="true"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-doc')));
   expect(gold.length).toBeGreaterThan(0);
   for (const d of gold) expect(withGold.gold_docs).toContain(d);
 
@@ -77,6 +79,8 @@ test('"run all" reproduces the CLI numbers for BM25 and exports the run', async 
   for (const [qid, entries] of want.queries) {
     const mine = got.queries.get(qid)!;
     expect(mine.map((e) => e.docid)).toEqual(entries.map((e) => e.docid));
-    mine.forEach((e, i) => expect(Math.abs(e.score - entries[i]!.score)).toBeLessThan(1e-9 * Math.max(1, entries[i]!.score)));
+    mine.forEach((e, i) =>
+      expect(Math.abs(e.score - entries[i]!.score)).toBeLessThan(1e-9 * Math.max(1, entries[i]!.score)),
+    );
   }
 });

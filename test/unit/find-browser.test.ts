@@ -9,5 +9,4 @@ describe('the end-to-end browser finder', () => {
   it('says so when CHROMIUM_PATH names a missing file', () => {
     expect(() => findChromium({ CHROMIUM_PATH: '/no/such/chromium' })).toThrow(/CHROMIUM_PATH=\/no\/such\/chromium/);
   });
-
 });

@@ -12,6 +12,8 @@ const DISPLAY_NAMES: Record<string, string> = {
 };
 const CONTROLS = new Set(['closed_book', 'parametric']);
 const REFERENCE = ' (reference)';
+/** The benchmark knows its two controls by name; our sample names its controls "... control". */
+const isControl = (base: string) => CONTROLS.has(base) || base.endsWith(' control');
 
 export interface BoardRow {
   name: string;
@@ -29,8 +31,8 @@ export function boardRows(entries: readonly ScoreReport[]): BoardRow[] {
     return {
       name,
       display: DISPLAY_NAMES[base] ?? name,
-      control: CONTROLS.has(base),
-      selfRun: name.endsWith(REFERENCE) && !CONTROLS.has(base),
+      control: isControl(base),
+      selfRun: name.endsWith(REFERENCE) && !isControl(base),
       report,
     } satisfies BoardRow;
   });

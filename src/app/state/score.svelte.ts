@@ -21,6 +21,8 @@ export interface SlotState {
   error?: string;
   busy: boolean;
   result?: ScoreRunResult;
+  /** Page to worker and back for the last validation (file transfer, parsing, metrics), in ms. */
+  roundTripMs?: number;
 }
 
 function message(error: unknown): string {
@@ -138,8 +140,11 @@ class ScoreState {
     slot.error = undefined;
     slot.validation = undefined;
     slot.result = undefined;
+    const started = performance.now();
     try {
-      slot.validation = await work();
+      const view = await work();
+      slot.roundTripMs = performance.now() - started;
+      slot.validation = view;
     } catch (error) {
       slot.error = message(error);
     } finally {

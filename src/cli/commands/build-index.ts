@@ -48,7 +48,12 @@ export async function run(args: string[]): Promise<number> {
   }
 }
 
-async function build(releaseDir: string, noDense: boolean, modelArg: string | undefined, dtype: 'fp32' | 'q8'): Promise<number> {
+async function build(
+  releaseDir: string,
+  noDense: boolean,
+  modelArg: string | undefined,
+  dtype: 'fp32' | 'q8',
+): Promise<number> {
   const fail = (message: string): number => {
     process.stderr.write(`build-index: ${message}\n`);
     return 1;
@@ -66,10 +71,15 @@ async function build(releaseDir: string, noDense: boolean, modelArg: string | un
 
   let model: ModelSpec | undefined;
   if (!noDense) {
-    const rel = modelArg !== undefined ? path.relative(releaseDir, path.resolve(modelArg)).split(path.sep).join('/') : findReleaseModel(releaseDir);
+    const rel =
+      modelArg !== undefined
+        ? path.relative(releaseDir, path.resolve(modelArg)).split(path.sep).join('/')
+        : findReleaseModel(releaseDir);
     if (rel !== undefined) {
-      if (rel.startsWith('..') || path.isAbsolute(rel)) return fail(`--model ${modelArg} must be inside the release folder (the browser fetches it from there)`);
-      if (!existsSync(path.join(releaseDir, rel, 'config.json'))) return fail(`${rel}: no config.json, not a transformers.js model folder`);
+      if (rel.startsWith('..') || path.isAbsolute(rel))
+        return fail(`--model ${modelArg} must be inside the release folder (the browser fetches it from there)`);
+      if (!existsSync(path.join(releaseDir, rel, 'config.json')))
+        return fail(`${rel}: no config.json, not a transformers.js model folder`);
       model = { dir: path.join(releaseDir, rel), releasePath: rel, dtype };
     } else {
       process.stdout.write('no model folder under models/ (and no --model): building BM25 only\n');
@@ -83,16 +93,25 @@ async function build(releaseDir: string, noDense: boolean, modelArg: string | un
   built.timings.readSeconds = readSeconds;
   const modelFiles = new Map<string, Uint8Array>();
   if (model) {
-    for (const f of listFolder(model.dir)) modelFiles.set(`${model.releasePath}/${f}`, new Uint8Array(readFileSync(path.join(model.dir, f))));
+    for (const f of listFolder(model.dir))
+      modelFiles.set(`${model.releasePath}/${f}`, new Uint8Array(readFileSync(path.join(model.dir, f))));
   }
   const { descriptorUpdated } = writeIndexFiles(releaseDir, built.files, built.indexes, modelFiles);
 
   const t = built.timings;
   const out: string[] = [`read ${built.chunks} chunks from ${chunksRel} in ${t.readSeconds.toFixed(2)} s`];
-  for (const [rel, bytes] of built.files) out.push(`  ${rel.padEnd(18)} ${(bytes.byteLength / 1024).toFixed(1).padStart(10)} KiB`);
-  out.push(`BM25: ${built.bm25.numTerms} terms, ${built.bm25.data.postingChunk.length} postings, built in ${t.bm25Seconds.toFixed(2)} s`);
-  if (model) out.push(`dense: ${built.dim}-d ${path.basename(model.dir)} (${dtype}), embedded in ${t.embedSeconds!.toFixed(2)} s, indexed in ${t.denseSeconds!.toFixed(2)} s`);
-  out.push(descriptorUpdated ? 'release.json: "indexes" updated' : 'no release.json: name the files in its "indexes" yourself');
+  for (const [rel, bytes] of built.files)
+    out.push(`  ${rel.padEnd(18)} ${(bytes.byteLength / 1024).toFixed(1).padStart(10)} KiB`);
+  out.push(
+    `BM25: ${built.bm25.numTerms} terms, ${built.bm25.data.postingChunk.length} postings, built in ${t.bm25Seconds.toFixed(2)} s`,
+  );
+  if (model)
+    out.push(
+      `dense: ${built.dim}-d ${path.basename(model.dir)} (${dtype}), embedded in ${t.embedSeconds!.toFixed(2)} s, indexed in ${t.denseSeconds!.toFixed(2)} s`,
+    );
+  out.push(
+    descriptorUpdated ? 'release.json: "indexes" updated' : 'no release.json: name the files in its "indexes" yourself',
+  );
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }

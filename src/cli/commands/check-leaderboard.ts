@@ -30,8 +30,10 @@ export async function run(args: string[]): Promise<number> {
     const [lbPath, manifestPath] = positional as [string, string];
     const leaderboard = (await readJsonFile(lbPath, 'leaderboard')) as Leaderboard;
     const manifest = (await readJsonFile(manifestPath, 'manifest')) as Manifest;
-    if (!Array.isArray(leaderboard?.entries)) throw new ScoringInputError(lbPath, ['expected {"entries": [report, ...]}']);
-    if (typeof manifest?.splits !== 'object' || manifest.splits === null) throw new ScoringInputError(manifestPath, ['expected {"version", "splits"}']);
+    if (!Array.isArray(leaderboard?.entries))
+      throw new ScoringInputError(lbPath, ['expected {"entries": [report, ...]}']);
+    if (typeof manifest?.splits !== 'object' || manifest.splits === null)
+      throw new ScoringInputError(manifestPath, ['expected {"version", "splits"}']);
     const rows = checkLeaderboard(leaderboard, manifest, tolerance);
     for (const row of rows) {
       process.stdout.write(`${row.ok ? 'ok  ' : 'FAIL'}  ${row.system_name}\n`);

@@ -36,15 +36,18 @@ export async function run(args: string[]): Promise<number> {
     if (parsed.switches.size > 0) throw new UsageError(`unknown option --${[...parsed.switches][0]}`);
     if (parsed.positional.length !== 1) throw new UsageError('give exactly one release folder');
     const method = parsed.flags.get('method');
-    if (!isSearchMethod(method)) throw new UsageError(`--method must be one of ${SEARCH_METHODS.join(', ')}, got ${method ?? 'nothing'}`);
+    if (!isSearchMethod(method))
+      throw new UsageError(`--method must be one of ${SEARCH_METHODS.join(', ')}, got ${method ?? 'nothing'}`);
     const out = parsed.flags.get('out');
     if (!out) throw new UsageError('--out is required');
     const kText = parsed.flags.get('k') ?? '20';
-    if (!/^\d{1,4}$/.test(kText) || Number(kText) < 1 || Number(kText) > 1000) throw new UsageError(`--k must be an integer from 1 to 1000, got ${kText}`);
+    if (!/^\d{1,4}$/.test(kText) || Number(kText) < 1 || Number(kText) > 1000)
+      throw new UsageError(`--k must be an integer from 1 to 1000, got ${kText}`);
     const split = parsed.flags.get('split') ?? 'full';
     if (split !== 'full' && split !== 'dev') throw new UsageError(`--split must be full or dev, got ${split}`);
     const format = parsed.flags.get('format') ?? 'trec';
-    if (format !== 'trec' && format !== 'predictions') throw new UsageError(`--format must be trec or predictions, got ${format}`);
+    if (format !== 'trec' && format !== 'predictions')
+      throw new UsageError(`--format must be trec or predictions, got ${format}`);
 
     const session = await SearchSession.open(new FolderSource(path.resolve(parsed.positional[0]!)), {
       embedderFor: nodeEmbedderFor({
@@ -53,7 +56,9 @@ export async function run(args: string[]): Promise<number> {
       }),
     });
     if (!session.hasMethod(method)) {
-      process.stderr.write(`run: this release has no ${method === 'bm25' ? 'BM25 index' : 'dense vectors + model manifest'} in release.json "indexes"; run build-index first\n`);
+      process.stderr.write(
+        `run: this release has no ${method === 'bm25' ? 'BM25 index' : 'dense vectors + model manifest'} in release.json "indexes"; run build-index first\n`,
+      );
       return 1;
     }
     const started = performance.now();
@@ -80,7 +85,10 @@ function summary(r: EvalReport, split: string, secs: number, out: string): strin
     `${r.method} on ${split}: ranked ${r.n + r.excluded} questions in ${secs.toFixed(2)} s -> ${out}`,
     `answerable tasks ${r.n} (${r.excluded} unanswerable/false_premise left out${r.emptyGold ? `, ${r.emptyGold} with empty gold` : ''})`,
     `type              n  recall@5  recall@20  nDCG@10`,
-    ...r.perType.map((t) => `${t.type.padEnd(14)} ${String(t.n).padStart(4)}  ${f(t['recall@5'])}    ${f(t['recall@20'])}     ${f(t['ndcg@10'])}`),
+    ...r.perType.map(
+      (t) =>
+        `${t.type.padEnd(14)} ${String(t.n).padStart(4)}  ${f(t['recall@5'])}    ${f(t['recall@20'])}     ${f(t['ndcg@10'])}`,
+    ),
     `${'all'.padEnd(14)} ${String(r.n).padStart(4)}  ${f(r.overall['recall@5'])}    ${f(r.overall['recall@20'])}     ${f(r.overall['ndcg@10'])}`,
     `trec_eval -c (num_q ${r.trecNumQ}): map ${f(r.trec.map)}  recip_rank ${f(r.trec.recip_rank)}  P_5 ${f(r.trec.P_5)}  recall_20 ${f(r.trec.recall_20)}  ndcg_cut_10 ${f(r.trec.ndcg_cut_10)}`,
   ];

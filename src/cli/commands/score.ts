@@ -46,7 +46,21 @@ exit codes: 0 ok, 1 invalid inputs, 2 usage, 3 a judge call is missing from the 
             4 aborted (too many judge errors, or a reply the canonical scorer would crash on)
 `;
 
-const VALUED = ['tasks', 'predictions', 'judge-profile', 'judge-cache', 'system-name', 'split', 'dataset-version', 'out', 'key-env', 'endpoint', 'provider', 'model', 'concurrency'];
+const VALUED = [
+  'tasks',
+  'predictions',
+  'judge-profile',
+  'judge-cache',
+  'system-name',
+  'split',
+  'dataset-version',
+  'out',
+  'key-env',
+  'endpoint',
+  'provider',
+  'model',
+  'concurrency',
+];
 
 /** Thrown for a missing or unreadable input file: a usage problem (exit 2). */
 export class InputFileError extends Error {}
@@ -55,7 +69,9 @@ export async function readText(file: string, what: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new InputFileError(`cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InputFileError(
+      `cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }
 
@@ -76,7 +92,11 @@ export async function loadProfile(file: string): Promise<JudgeProfile> {
   return parseJudgeProfile(await readJsonFile(file, 'judge profile'), file);
 }
 
-export async function loadPredictions(file: string, tasks: readonly Task[], options: PredictionsOptions): Promise<PredictionsResult> {
+export async function loadPredictions(
+  file: string,
+  tasks: readonly Task[],
+  options: PredictionsOptions,
+): Promise<PredictionsResult> {
   try {
     if (!(await stat(file)).isFile()) throw new Error('not a file');
   } catch {
@@ -102,7 +122,10 @@ export interface LiveJudgeFlags {
 }
 
 /** The live-judging flags, or null without any of them; bad or partial flags are usage errors. */
-export function liveJudgeFromFlags(flags: Map<string, string>, env: NodeJS.ProcessEnv = process.env): LiveJudgeFlags | null {
+export function liveJudgeFromFlags(
+  flags: Map<string, string>,
+  env: NodeJS.ProcessEnv = process.env,
+): LiveJudgeFlags | null {
   const liveFlags = ['key-env', 'endpoint', 'provider', 'model', 'concurrency'];
   if (!liveFlags.some((f) => flags.has(f))) return null;
   const keyEnv = flags.get('key-env');
@@ -110,7 +133,8 @@ export function liveJudgeFromFlags(flags: Map<string, string>, env: NodeJS.Proce
   const apiKey = env[keyEnv]?.trim();
   if (!apiKey) throw new UsageError(`environment variable ${keyEnv} (--key-env) is not set or empty`);
   const provider = flags.get('provider') ?? 'openai';
-  if (provider !== 'openai' && provider !== 'anthropic') throw new UsageError(`--provider must be openai or anthropic, found ${JSON.stringify(provider)}`);
+  if (provider !== 'openai' && provider !== 'anthropic')
+    throw new UsageError(`--provider must be openai or anthropic, found ${JSON.stringify(provider)}`);
   const baseUrl = flags.get('endpoint') ?? DEFAULT_BASE_URLS[provider]!;
   try {
     normaliseBaseUrl(baseUrl);
@@ -118,7 +142,8 @@ export function liveJudgeFromFlags(flags: Map<string, string>, env: NodeJS.Proce
     throw new UsageError(`--endpoint: ${(error as Error).message}`);
   }
   const concurrencyText = flags.get('concurrency') ?? String(DEFAULT_JUDGE_CONCURRENCY);
-  if (!/^\d{1,3}$/.test(concurrencyText) || Number(concurrencyText) < 1) throw new UsageError(`--concurrency must be a positive integer, found ${JSON.stringify(concurrencyText)}`);
+  if (!/^\d{1,3}$/.test(concurrencyText) || Number(concurrencyText) < 1)
+    throw new UsageError(`--concurrency must be a positive integer, found ${JSON.stringify(concurrencyText)}`);
   const model = flags.get('model');
   return { provider, baseUrl, apiKey, concurrency: Number(concurrencyText), ...(model ? { model } : {}) };
 }
@@ -135,7 +160,9 @@ async function judgeLive(
   const { tasks, predictions, profile } = input;
   const model = live.model ?? profile.judge_model;
   if (model !== profile.judge_model) {
-    throw new UsageError(`--model ${model} differs from the judge profile's judge_model ${profile.judge_model}; cache keys depend on it`);
+    throw new UsageError(
+      `--model ${model} differs from the judge profile's judge_model ${profile.judge_model}; cache keys depend on it`,
+    );
   }
   const provider = createJudgeProvider(
     { provider: live.provider, baseUrl: live.baseUrl, model, apiKey: live.apiKey },
@@ -160,7 +187,8 @@ async function judgeLive(
   }
   if (failures.size > 0) {
     process.stderr.write(`${failures.size} judge call(s) failed:\n`);
-    for (const [key, error] of [...failures].slice(0, 10)) process.stderr.write(`  ${key}  ${redactSecret(error.message, live.apiKey)}\n`);
+    for (const [key, error] of [...failures].slice(0, 10))
+      process.stderr.write(`  ${key}  ${redactSecret(error.message, live.apiKey)}\n`);
   }
   return failures;
 }
@@ -182,7 +210,8 @@ export async function runScoring(input: ScoreSubmissionInput, cacheSource: strin
   } catch (error) {
     if (error instanceof JudgeCallsMissingError) {
       process.stderr.write(`${error.calls.length} judge call(s) are not in the judge cache ${cacheSource}:\n`);
-      for (const call of error.calls.slice(0, 20)) process.stderr.write(`  ${call.key}  ${call.tag}  task ${call.task_id}\n`);
+      for (const call of error.calls.slice(0, 20))
+        process.stderr.write(`  ${call.key}  ${call.tag}  task ${call.task_id}\n`);
       if (error.calls.length > 20) process.stderr.write(`  ... and ${error.calls.length - 20} more\n`);
       return EXIT.cacheMiss;
     }
@@ -218,8 +247,12 @@ export async function run(args: string[]): Promise<number> {
     const unknown = [...switches];
     if (unknown.length) throw new UsageError(`unknown option --${unknown[0]}`);
     const live = liveJudgeFromFlags(flags);
-    for (const name of ['tasks', 'predictions', 'judge-profile']) if (!flags.has(name)) throw new UsageError(`--${name} is required`);
-    if (!flags.has('judge-cache')) throw new UsageError(live ? '--judge-cache is required: live replies are written there' : '--judge-cache is required');
+    for (const name of ['tasks', 'predictions', 'judge-profile'])
+      if (!flags.has(name)) throw new UsageError(`--${name} is required`);
+    if (!flags.has('judge-cache'))
+      throw new UsageError(
+        live ? '--judge-cache is required: live replies are written there' : '--judge-cache is required',
+      );
 
     const tasks = await loadTasks(flags.get('tasks')!);
     const profile = await loadProfile(flags.get('judge-profile')!);
@@ -251,7 +284,9 @@ export async function run(args: string[]): Promise<number> {
     const out = flags.get('out');
     if (out) {
       await writeFile(out, outcome.scoresJson, 'utf8');
-      process.stderr.write(`wrote ${out}: overall_cited_correctness ${outcome.report.overall_cited_correctness}, ${outcome.calls.length} judge calls, judge_errors ${outcome.report.judge_errors}\n`);
+      process.stderr.write(
+        `wrote ${out}: overall_cited_correctness ${outcome.report.overall_cited_correctness}, ${outcome.calls.length} judge calls, judge_errors ${outcome.report.judge_errors}\n`,
+      );
     } else {
       process.stdout.write(`${outcome.scoresJson}\n`);
     }

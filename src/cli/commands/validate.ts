@@ -12,7 +12,16 @@ import { sha256Hex } from '../../core/scoring/prompts.ts';
 import { questionLine } from '../../core/scoring/python-json-writer.ts';
 import { UsageError, parseArgs } from '../args.ts';
 import { cacheOnlyJudge, openJudgeCache } from '../judge-cache-fs.ts';
-import { EXIT, exitCodeOf, loadPredictions, loadProfile, loadTasks, printPredictionProblems, readJsonFile, runScoring } from './score.ts';
+import {
+  EXIT,
+  exitCodeOf,
+  loadPredictions,
+  loadProfile,
+  loadTasks,
+  printPredictionProblems,
+  readJsonFile,
+  runScoring,
+} from './score.ts';
 
 const USAGE = `usage: npm run cli -- validate <submission-dir> --tasks <tasks.jsonl>
          --judge-profile <judge-profile.json> --judge-cache <verdicts.json | cache folder>
@@ -49,14 +58,22 @@ async function questionsSha(questionsFile: string | undefined, tasks: readonly T
 
 export async function run(args: string[]): Promise<number> {
   try {
-    const { positional, switches, flags } = parseArgs(args, ['tasks', 'judge-profile', 'judge-cache', 'manifest', 'questions', 'dataset-version']);
+    const { positional, switches, flags } = parseArgs(args, [
+      'tasks',
+      'judge-profile',
+      'judge-cache',
+      'manifest',
+      'questions',
+      'dataset-version',
+    ]);
     if (switches.has('help') || args.includes('-h')) {
       process.stdout.write(USAGE);
       return EXIT.ok;
     }
     if (switches.size) throw new UsageError(`unknown option --${[...switches][0]}`);
     if (positional.length !== 1) throw new UsageError('expected exactly one <submission-dir>');
-    for (const name of ['tasks', 'judge-profile', 'judge-cache']) if (!flags.has(name)) throw new UsageError(`--${name} is required`);
+    for (const name of ['tasks', 'judge-profile', 'judge-cache'])
+      if (!flags.has(name)) throw new UsageError(`--${name} is required`);
     const dir = positional[0]!;
     const expectedVersion = flags.get('dataset-version') ?? 'v1.0';
     const failures: string[] = [];
@@ -71,14 +88,18 @@ export async function run(args: string[]): Promise<number> {
 
     const metaPath = path.join(dir, 'metadata.json');
     const predsPath = path.join(dir, 'predictions.jsonl');
-    if (!(await exists(metaPath)) || !(await exists(predsPath))) return fail('bundle must contain metadata.json and predictions.jsonl');
+    if (!(await exists(metaPath)) || !(await exists(predsPath)))
+      return fail('bundle must contain metadata.json and predictions.jsonl');
     const meta = (await readJsonFile(metaPath, 'metadata')) as Record<string, unknown>;
-    if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return fail('metadata.json: expected a JSON object');
+    if (typeof meta !== 'object' || meta === null || Array.isArray(meta))
+      return fail('metadata.json: expected a JSON object');
     for (const key of META_KEYS) {
-      if (typeof meta[key] !== 'string' || meta[key] === '') return fail(`metadata.json missing '${key}' (expected a non-empty string)`);
+      if (typeof meta[key] !== 'string' || meta[key] === '')
+        return fail(`metadata.json missing '${key}' (expected a non-empty string)`);
     }
     const m = meta as Record<(typeof META_KEYS)[number], string>;
-    if (m.dataset_version !== expectedVersion) return fail(`dataset_version ${m.dataset_version} != current ${expectedVersion}`);
+    if (m.dataset_version !== expectedVersion)
+      return fail(`dataset_version ${m.dataset_version} != current ${expectedVersion}`);
     pass(`metadata.json: ${m.system_name}, split ${m.split}, ${m.dataset_version}`);
 
     const tasks = await loadTasks(flags.get('tasks')!);
@@ -89,9 +110,12 @@ export async function run(args: string[]): Promise<number> {
     if (manifestPath) {
       const manifest = (await readJsonFile(manifestPath, 'manifest')) as Manifest;
       const pinned = manifest?.splits?.[m.split as SplitName]?.questions_sha256;
-      if (typeof pinned !== 'string') return fail(`manifest ${manifestPath} has no questions_sha256 for split ${m.split}`);
+      if (typeof pinned !== 'string')
+        return fail(`manifest ${manifestPath} has no questions_sha256 for split ${m.split}`);
       if (actualSha !== pinned) {
-        return fail(`questions.jsonl (${m.split}) does not match the released manifest pin ${pinned.slice(0, 12)}… — the dataset files have been modified`);
+        return fail(
+          `questions.jsonl (${m.split}) does not match the released manifest pin ${pinned.slice(0, 12)}… — the dataset files have been modified`,
+        );
       }
     }
     pass(`questions_sha256 ${actualSha.slice(0, 12)}… matches${manifestPath ? ' metadata and manifest' : ' metadata'}`);
@@ -105,12 +129,21 @@ export async function run(args: string[]): Promise<number> {
 
     const cache = await openJudgeCache(flags.get('judge-cache')!);
     const outcome = await runScoring(
-      { tasks, predictions, profile, judge: cacheOnlyJudge(cache), extras: { system_name: m.system_name, split: m.split, dataset_version: expectedVersion } },
+      {
+        tasks,
+        predictions,
+        profile,
+        judge: cacheOnlyJudge(cache),
+        extras: { system_name: m.system_name, split: m.split, dataset_version: expectedVersion },
+      },
       cache.source,
     );
     if (typeof outcome === 'number') return outcome;
-    if (outcome.report.judge_errors) return fail(`scoring hit ${outcome.report.judge_errors} judge error(s); rerun validation`);
-    pass(`rescored: overall_cited_correctness ${outcome.report.overall_cited_correctness} (${outcome.calls.length} judge calls)`);
+    if (outcome.report.judge_errors)
+      return fail(`scoring hit ${outcome.report.judge_errors} judge error(s); rerun validation`);
+    pass(
+      `rescored: overall_cited_correctness ${outcome.report.overall_cited_correctness} (${outcome.calls.length} judge calls)`,
+    );
 
     const committedPath = path.join(dir, 'scores.json');
     if (await exists(committedPath)) {

@@ -6,12 +6,28 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
-import { buildBm25Index, buildDenseIndex, serializeBm25, serializeDense, type Bm25Index, type ChunkInput } from '../../core/retrieval/index.ts';
-import { encoderInput, formatModelManifest, MODEL_MANIFEST_VERSION, type ModelManifest } from '../../core/search/index.ts';
+import {
+  buildBm25Index,
+  buildDenseIndex,
+  serializeBm25,
+  serializeDense,
+  type Bm25Index,
+  type ChunkInput,
+} from '../../core/retrieval/index.ts';
+import {
+  encoderInput,
+  formatModelManifest,
+  MODEL_MANIFEST_VERSION,
+  type ModelManifest,
+} from '../../core/search/index.ts';
 import { embedTexts } from '../model/embed-node.ts';
 
 export const INDEX_DIR = 'index';
-export const INDEX_FILES = { bm25: `${INDEX_DIR}/bm25.bin`, dense: `${INDEX_DIR}/dense.bin`, model: `${INDEX_DIR}/model.json` };
+export const INDEX_FILES = {
+  bm25: `${INDEX_DIR}/bm25.bin`,
+  dense: `${INDEX_DIR}/dense.bin`,
+  model: `${INDEX_DIR}/model.json`,
+};
 /** The benchmark cuts chunk texts to 8,000 characters for the encoder. */
 export const MAX_ENCODER_CHARS = 8000;
 /** Float32 rows are kept (exact dense search) while they stay this small; larger releases keep int8 only. */

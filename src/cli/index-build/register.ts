@@ -5,7 +5,10 @@ import path from 'node:path';
 import type { ReleaseDescriptor } from '../../core/release/types.ts';
 
 /** Adds (or replaces) `indexes` after `submissions`, keeping the other keys in place. */
-export function withIndexes(descriptor: ReleaseDescriptor, indexes: NonNullable<ReleaseDescriptor['indexes']>): ReleaseDescriptor {
+export function withIndexes(
+  descriptor: ReleaseDescriptor,
+  indexes: NonNullable<ReleaseDescriptor['indexes']>,
+): ReleaseDescriptor {
   const out: Record<string, unknown> = {};
   let placed = false;
   for (const [key, value] of Object.entries(descriptor)) {

@@ -87,7 +87,8 @@ export async function writeSampleRelease(outDir: string, seed = DEFAULT_SEED): P
     writeFileSync(path.join(work, PATHS.chunks), bytes.get(PATHS.chunks)!);
     const modelDir = path.join(work, SAMPLE_MODEL_PATH);
     await buildSampleModel(work, modelDir);
-    for (const f of listFolder(modelDir)) bytes.set(`${SAMPLE_MODEL_PATH}/${f}`, new Uint8Array(readFileSync(path.join(modelDir, f))));
+    for (const f of listFolder(modelDir))
+      bytes.set(`${SAMPLE_MODEL_PATH}/${f}`, new Uint8Array(readFileSync(path.join(modelDir, f))));
     built = await buildIndexes(
       chunk_id.map((id, i) => ({ chunk_id: id, doc_id: doc_id[i]!, text: text[i]! })),
       { dir: modelDir, releasePath: SAMPLE_MODEL_PATH, dtype: 'fp32' },

@@ -46,7 +46,11 @@ export class JudgeKeyStore {
     try {
       const value = JSON.parse(text) as Partial<JudgeSettings>;
       if ((value.provider === 'openai' || value.provider === 'anthropic') && typeof value.baseUrl === 'string') {
-        return { provider: value.provider, baseUrl: value.baseUrl, model: typeof value.model === 'string' ? value.model : '' };
+        return {
+          provider: value.provider,
+          baseUrl: value.baseUrl,
+          model: typeof value.model === 'string' ? value.model : '',
+        };
       }
     } catch {
       // a damaged entry is ignored

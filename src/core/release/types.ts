@@ -172,7 +172,9 @@ export interface Candidate {
   false_element?: string;
 }
 
-export const ADJUDICATION_CATEGORIES: Readonly<Record<'answerable' | 'unanswerable' | 'false_premise', readonly string[]>> = {
+export const ADJUDICATION_CATEGORIES: Readonly<
+  Record<'answerable' | 'unanswerable' | 'false_premise', readonly string[]>
+> = {
   answerable: ['ok', 'ambiguous', 'wrong', 'not_grounded', 'trivial'],
   unanswerable: ['ok', 'ambiguous', 'trivial', 'answerable'],
   false_premise: ['supported', 'implausible', 'tips_off'],

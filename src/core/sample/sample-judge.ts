@@ -59,7 +59,11 @@ export function sampleJudgeReply(call: Pick<JudgeCall, 'tag'>, task: Task, answe
 }
 
 /** A judge function over known tasks and answers that records every reply (the shipped cache). */
-export function sampleJudge(tasks: readonly Task[], answers: ReadonlyMap<string, string>, replies: Map<string, string>): JudgeFn {
+export function sampleJudge(
+  tasks: readonly Task[],
+  answers: ReadonlyMap<string, string>,
+  replies: Map<string, string>,
+): JudgeFn {
   const byId = new Map(tasks.map((t) => [t.task_id, t]));
   return async (call) => {
     const task = byId.get(call.task_id);

@@ -107,13 +107,17 @@ function nest(json: string, depth: number): string {
 }
 
 /** Scores each reference submission with the real scorer and the sample judge. */
-export async function scoreReferenceSubmissions(tasks: Task[], submissions: ReferenceSubmission[]): Promise<ScoredReferences> {
+export async function scoreReferenceSubmissions(
+  tasks: Task[],
+  submissions: ReferenceSubmission[],
+): Promise<ScoredReferences> {
   const profile = sampleJudgeProfile();
   const replies = new Map<string, string>();
   const scored: Array<{ slug: string; outcome: ScoringOutcome }> = [];
   for (const s of submissions) {
     const predictions = parsePredictions(pyJsonl(s.predictions), tasks, { requireAnswerKey: false });
-    if (!predictions.ok) throw new Error(`sample submission ${s.slug} is invalid: ${predictions.issues[0]?.message ?? ''}`);
+    if (!predictions.ok)
+      throw new Error(`sample submission ${s.slug} is invalid: ${predictions.issues[0]?.message ?? ''}`);
     const answers = new Map([...predictions.byTaskId].map(([id, p]) => [id, p.answer]));
     const outcome = await scoreSubmission({
       tasks,
@@ -121,11 +125,17 @@ export async function scoreReferenceSubmissions(tasks: Task[], submissions: Refe
       profile,
       judge: sampleJudge(tasks, answers, replies),
       concurrency: 1,
-      extras: { system_name: s.metadata.system_name, split: s.metadata.split, dataset_version: s.metadata.dataset_version },
+      extras: {
+        system_name: s.metadata.system_name,
+        split: s.metadata.split,
+        dataset_version: s.metadata.dataset_version,
+      },
     });
     scored.push({ slug: s.slug, outcome });
   }
-  const ranked = [...scored].sort((a, b) => b.outcome.report.overall_cited_correctness - a.outcome.report.overall_cited_correctness);
+  const ranked = [...scored].sort(
+    (a, b) => b.outcome.report.overall_cited_correctness - a.outcome.report.overall_cited_correctness,
+  );
   const entries = ranked.map((s) => nest(s.outcome.scoresJson, 2)).join(',\n');
   return {
     submissions: scored.map((s) => ({ slug: s.slug, scoresJson: s.outcome.scoresJson })),

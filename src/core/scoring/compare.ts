@@ -63,7 +63,10 @@ function pyStr(v: unknown, repr: boolean): string {
   if (v === null) return 'None';
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (Array.isArray(v)) return `[${v.map((x) => pyStr(x, true)).join(', ')}]`;
-  if (isDict(v)) return `{${Object.entries(v).map(([k, x]) => `${pyReprStr(k)}: ${pyStr(x, true)}`).join(', ')}}`;
+  if (isDict(v))
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${pyReprStr(k)}: ${pyStr(x, true)}`)
+      .join(', ')}}`;
   return String(v);
 }
 
@@ -73,7 +76,8 @@ function diff(committed: unknown, recomputed: unknown, path: string, out: ScoreM
     const keys = [...new Set([...Object.keys(committed), ...Object.keys(recomputed)])].sort();
     for (const k of keys) {
       const sub = `${path}.${k}`;
-      if (!(k in committed) || !(k in recomputed)) out.push({ path: sub, kind: 'only_in_one', message: `${sub}: present in only one file` });
+      if (!(k in committed) || !(k in recomputed))
+        out.push({ path: sub, kind: 'only_in_one', message: `${sub}: present in only one file` });
       else diff(committed[k], recomputed[k], sub, out);
     }
     return;
@@ -101,7 +105,13 @@ function diff(committed: unknown, recomputed: unknown, path: string, out: ScoreM
     return;
   }
   if (!pyEquals(committed, recomputed)) {
-    out.push({ path, kind: 'value', committed, recomputed, message: `${path}: committed ${pyStr(committed, true)} vs recomputed ${pyStr(recomputed, true)}` });
+    out.push({
+      path,
+      kind: 'value',
+      committed,
+      recomputed,
+      message: `${path}: committed ${pyStr(committed, true)} vs recomputed ${pyStr(recomputed, true)}`,
+    });
   }
 }
 

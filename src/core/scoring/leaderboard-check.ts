@@ -19,7 +19,11 @@ export interface LeaderboardCheckRow {
   problems: string[];
 }
 
-function weighted(perType: ScoreReport['per_type'], counts: Partial<Record<TaskType, number>>, n: number): number | null {
+function weighted(
+  perType: ScoreReport['per_type'],
+  counts: Partial<Record<TaskType, number>>,
+  n: number,
+): number | null {
   let sum = 0;
   for (const [type, value] of Object.entries(perType) as [TaskType, number][]) {
     const count = counts[type];
@@ -37,8 +41,16 @@ export function checkLeaderboardEntry(entry: ScoreReport, manifest: Manifest, to
   const add = (name: string, expected: number, found: number): void => {
     checks.push({ name, expected, found, ok: Math.abs(expected - found) <= tolerance });
   };
-  add('overall_cited_correctness = mean(per_type)', pyAverage(Object.values(entry.per_type)), entry.overall_cited_correctness);
-  add('overall_uncited_correctness = mean(per_type_uncited)', pyAverage(Object.values(entry.per_type_uncited)), entry.overall_uncited_correctness);
+  add(
+    'overall_cited_correctness = mean(per_type)',
+    pyAverage(Object.values(entry.per_type)),
+    entry.overall_cited_correctness,
+  );
+  add(
+    'overall_uncited_correctness = mean(per_type_uncited)',
+    pyAverage(Object.values(entry.per_type_uncited)),
+    entry.overall_uncited_correctness,
+  );
   if (!info) {
     problems.push(`the manifest has no split ${JSON.stringify(split)}`);
   } else {
@@ -48,13 +60,25 @@ export function checkLeaderboardEntry(entry: ScoreReport, manifest: Manifest, to
     if (micro === null || microUncited === null) problems.push('per_type names a type the manifest does not count');
     else {
       add('overall_cited_correctness_micro = Σ n_t·per_type_t / N', micro, entry.overall_cited_correctness_micro);
-      add('overall_uncited_correctness_micro = Σ n_t·per_type_uncited_t / N', microUncited, entry.overall_uncited_correctness_micro);
+      add(
+        'overall_uncited_correctness_micro = Σ n_t·per_type_uncited_t / N',
+        microUncited,
+        entry.overall_uncited_correctness_micro,
+      );
     }
   }
-  for (const c of checks) if (!c.ok) problems.push(`${c.name}: expected ${c.expected}, found ${c.found} (|diff| ${Math.abs(c.expected - c.found)} > ${tolerance})`);
+  for (const c of checks)
+    if (!c.ok)
+      problems.push(
+        `${c.name}: expected ${c.expected}, found ${c.found} (|diff| ${Math.abs(c.expected - c.found)} > ${tolerance})`,
+      );
   return { system_name: entry.system_name ?? '(unnamed)', ok: problems.length === 0, checks, problems };
 }
 
-export function checkLeaderboard(leaderboard: Leaderboard, manifest: Manifest, tolerance = 1e-9): LeaderboardCheckRow[] {
+export function checkLeaderboard(
+  leaderboard: Leaderboard,
+  manifest: Manifest,
+  tolerance = 1e-9,
+): LeaderboardCheckRow[] {
   return leaderboard.entries.map((e) => checkLeaderboardEntry(e, manifest, tolerance));
 }

@@ -31,7 +31,10 @@ export function citationGold(task: Task): Set<string> {
 }
 
 /** precision = |set(citations) ∩ gold| / len(citations) (duplicates count); recall = hits / |gold|. */
-export function citationPrecisionRecall(citations: readonly string[], gold: ReadonlySet<string>): { precision: number; recall: number } {
+export function citationPrecisionRecall(
+  citations: readonly string[],
+  gold: ReadonlySet<string>,
+): { precision: number; recall: number } {
   let hits = 0;
   for (const c of new Set(citations)) if (gold.has(c)) hits++;
   return {

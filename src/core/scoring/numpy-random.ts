@@ -10,7 +10,8 @@ const TWO_32 = 4294967296;
 /** Fills `out` with integers in [low, high), as rng.integers(low, high, out.length). */
 export function fillBoundedIntegers(rng: Pcg64, low: number, high: number, out: Int32Array | Float64Array): void {
   const range = high - 1 - low;
-  if (!Number.isInteger(low) || !Number.isInteger(high) || range < 0) throw new RangeError(`integers(${low}, ${high}): empty range`);
+  if (!Number.isInteger(low) || !Number.isInteger(high) || range < 0)
+    throw new RangeError(`integers(${low}, ${high}): empty range`);
   if (range === 0) {
     out.fill(low);
     return;

@@ -10,8 +10,14 @@ export function pairwiseSum(a: ArrayLike<number>, start: number, n: number): num
     return res;
   }
   if (n <= PW_BLOCKSIZE) {
-    let r0 = a[start]!, r1 = a[start + 1]!, r2 = a[start + 2]!, r3 = a[start + 3]!;
-    let r4 = a[start + 4]!, r5 = a[start + 5]!, r6 = a[start + 6]!, r7 = a[start + 7]!;
+    let r0 = a[start]!,
+      r1 = a[start + 1]!,
+      r2 = a[start + 2]!,
+      r3 = a[start + 3]!;
+    let r4 = a[start + 4]!,
+      r5 = a[start + 5]!,
+      r6 = a[start + 6]!,
+      r7 = a[start + 7]!;
     let i = 8;
     const end = n - (n % 8);
     for (; i < end; i += 8) {

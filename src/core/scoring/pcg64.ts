@@ -70,8 +70,22 @@ export class Pcg64 {
     const s = this.state;
     const m = this.mult;
     const c = this.inc;
-    const s0 = s[0]!, s1 = s[1]!, s2 = s[2]!, s3 = s[3]!, s4 = s[4]!, s5 = s[5]!, s6 = s[6]!, s7 = s[7]!;
-    const m0 = m[0]!, m1 = m[1]!, m2 = m[2]!, m3 = m[3]!, m4 = m[4]!, m5 = m[5]!, m6 = m[6]!, m7 = m[7]!;
+    const s0 = s[0]!,
+      s1 = s[1]!,
+      s2 = s[2]!,
+      s3 = s[3]!,
+      s4 = s[4]!,
+      s5 = s[5]!,
+      s6 = s[6]!,
+      s7 = s[7]!;
+    const m0 = m[0]!,
+      m1 = m[1]!,
+      m2 = m[2]!,
+      m3 = m[3]!,
+      m4 = m[4]!,
+      m5 = m[5]!,
+      m6 = m[6]!,
+      m7 = m[7]!;
     let col: number;
     let carry = 0;
     col = carry + c[0]! + s0 * m0;

@@ -83,7 +83,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return `a list of ${v.length} entries`;
-  if (typeof v === 'string') return v.length > 40 ? `a string (${JSON.stringify(v.slice(0, 40))}...)` : `a string (${JSON.stringify(v)})`;
+  if (typeof v === 'string')
+    return v.length > 40 ? `a string (${JSON.stringify(v.slice(0, 40))}...)` : `a string (${JSON.stringify(v)})`;
   if (typeof v === 'number' || typeof v === 'boolean') return `${typeof v} ${String(v)}`;
   return 'an object';
 }
@@ -168,7 +169,12 @@ class PredictionsCollector {
   onLine = (event: LineEvent): void => {
     this.lineCount = event.line;
     if (event.overlong !== undefined) {
-      this.report('line_too_long', event.line, null, `expected a line of at most ${this.maxLineChars} characters, found ${event.overlong}`);
+      this.report(
+        'line_too_long',
+        event.line,
+        null,
+        `expected a line of at most ${this.maxLineChars} characters, found ${event.overlong}`,
+      );
       return;
     }
     const text = event.text;
@@ -177,7 +183,12 @@ class PredictionsCollector {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      this.report('invalid_json', event.line, null, `expected one JSON object, found invalid JSON (${(error as Error).message})`);
+      this.report(
+        'invalid_json',
+        event.line,
+        null,
+        `expected one JSON object, found invalid JSON (${(error as Error).message})`,
+      );
       return;
     }
     if (!isRecord(value)) {
@@ -202,7 +213,12 @@ class PredictionsCollector {
       }
     }
     if (v.length > this.maxList) {
-      this.report('too_many_entries', line, key, `expected at most ${this.maxList} entries (capped at ${this.maxList}), found ${v.length}`);
+      this.report(
+        'too_many_entries',
+        line,
+        key,
+        `expected at most ${this.maxList} entries (capped at ${this.maxList}), found ${v.length}`,
+      );
       ok = false;
     }
     return ok ? (v as string[]) : null;
@@ -226,7 +242,12 @@ class PredictionsCollector {
       this.report('wrong_type', line, 'answer', `expected a string or null, found ${describe(answer)}`);
       ok = false;
     } else if (typeof answer === 'string' && LONE_SURROGATE.test(answer)) {
-      this.report('invalid_text', line, 'answer', 'expected text encodable as UTF-8, found an unpaired surrogate escape');
+      this.report(
+        'invalid_text',
+        line,
+        'answer',
+        'expected text encodable as UTF-8, found an unpaired surrogate escape',
+      );
       ok = false;
     }
     const citations = this.stringList(record, 'citations', line);
@@ -239,11 +260,21 @@ class PredictionsCollector {
       const first = this.firstLineOf.get(taskId);
       if (first !== undefined) {
         if (this.duplicateIds.size < MAX_TRACKED_IDS) this.duplicateIds.add(taskId);
-        this.report('duplicate_task_id', line, 'task_id', `expected each task_id once, found ${JSON.stringify(taskId)} again (first on line ${first})`);
+        this.report(
+          'duplicate_task_id',
+          line,
+          'task_id',
+          `expected each task_id once, found ${JSON.stringify(taskId)} again (first on line ${first})`,
+        );
         ok = false;
       } else if (!this.taskIds.has(taskId)) {
         if (this.unknownIds.size < MAX_TRACKED_IDS) this.unknownIds.add(taskId);
-        this.report('unknown_task_id', line, 'task_id', `expected a task_id of the tasks file, found unknown ${JSON.stringify(taskId)}`);
+        this.report(
+          'unknown_task_id',
+          line,
+          'task_id',
+          `expected a task_id of the tasks file, found unknown ${JSON.stringify(taskId)}`,
+        );
         ok = false;
       }
       if (first === undefined && this.firstLineOf.size < MAX_TRACKED_IDS * 2) this.firstLineOf.set(taskId, line);
@@ -297,7 +328,8 @@ class PredictionsCollector {
     const tokensIntegral = usageTruthy && Number.isInteger(inTok) && Number.isInteger(outTok);
     const costIntegral = hasCost && Number.isInteger(cost);
     const expected =
-      (usageTruthy ? Number(usage.input_tokens !== undefined) + Number(usage.output_tokens !== undefined) : 0) + Number(hasCost);
+      (usageTruthy ? Number(usage.input_tokens !== undefined) + Number(usage.output_tokens !== undefined) : 0) +
+      Number(hasCost);
     const kinds = tokensIntegral || costIntegral ? telemetryKinds(text, expected) : null;
     if (usageTruthy) {
       const isInt = tokensIntegral && kinds !== null && kinds.tokens.every(Boolean);
@@ -317,18 +349,28 @@ class PredictionsCollector {
       const task = this.tasks[i]!;
       if (this.firstLineOf.has(task.task_id)) continue;
       missing.push(task.task_id);
-      this.report('missing_task', null, 'task_id', `expected a prediction for task ${JSON.stringify(task.task_id)} (tasks line ${i + 1}, ${task.type}), found none`);
+      this.report(
+        'missing_task',
+        null,
+        'task_id',
+        `expected a prediction for task ${JSON.stringify(task.task_id)} (tasks line ${i + 1}, ${task.type}), found none`,
+      );
     }
     const summary: string[] = [];
     if (this.duplicateIds.size > 0) {
       const dupes = [...this.duplicateIds].sort();
-      summary.push(`predictions contain ${dupes.length} duplicate task_id(s), e.g. ${pyReprStrList(dupes.slice(0, 3))}`);
+      summary.push(
+        `predictions contain ${dupes.length} duplicate task_id(s), e.g. ${pyReprStrList(dupes.slice(0, 3))}`,
+      );
     }
     if (this.unknownIds.size > 0) {
       const unknown = [...this.unknownIds].sort();
-      summary.push(`predictions contain ${unknown.length} unknown task_id(s), e.g. ${pyReprStrList(unknown.slice(0, 3))}`);
+      summary.push(
+        `predictions contain ${unknown.length} unknown task_id(s), e.g. ${pyReprStrList(unknown.slice(0, 3))}`,
+      );
     }
-    if (missing.length > 0) summary.push(`predictions missing ${missing.length} task(s), e.g. ${pyReprStrList(missing.slice(0, 3))}`);
+    if (missing.length > 0)
+      summary.push(`predictions missing ${missing.length} task(s), e.g. ${pyReprStrList(missing.slice(0, 3))}`);
     return {
       ok: this.issueCount === 0,
       byTaskId: this.byTaskId,
@@ -342,7 +384,11 @@ class PredictionsCollector {
 }
 
 /** Validate predictions.jsonl held as one string. */
-export function parsePredictions(text: string, tasks: readonly Task[], options: PredictionsOptions = {}): PredictionsResult {
+export function parsePredictions(
+  text: string,
+  tasks: readonly Task[],
+  options: PredictionsOptions = {},
+): PredictionsResult {
   const collector = new PredictionsCollector(tasks, new Set(tasks.map((t) => t.task_id)), options);
   const splitter = new JsonlLineSplitter(collector.maxLineChars, collector.onLine);
   splitter.push(text);

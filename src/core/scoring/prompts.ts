@@ -31,7 +31,8 @@ export class JudgeProfileError extends Error {}
 function render(template: string, kind: PromptKind, values: Partial<Record<PlaceholderName, string>>): string {
   return template.replace(PLACEHOLDER, (whole, name: PlaceholderName) => {
     const value = values[name];
-    if (value === undefined) throw new JudgeProfileError(`the ${kind} prompt template uses ${whole}, which that prompt does not provide`);
+    if (value === undefined)
+      throw new JudgeProfileError(`the ${kind} prompt template uses ${whole}, which that prompt does not provide`);
     return value;
   });
 }

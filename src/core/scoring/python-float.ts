@@ -28,7 +28,8 @@ function decompose(x: number): { negative: boolean; mantissa: bigint; exponent: 
  */
 export function pyRound(x: number, ndigits: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
-  if (!Number.isInteger(ndigits) || ndigits < 0 || ndigits > 300) throw new RangeError('pyRound: ndigits must be 0..300');
+  if (!Number.isInteger(ndigits) || ndigits < 0 || ndigits > 300)
+    throw new RangeError('pyRound: ndigits must be 0..300');
   const { negative, mantissa, exponent } = decompose(x);
   if (exponent >= 0) return x;
   const scaled = mantissa * 10n ** BigInt(ndigits);

@@ -5,12 +5,21 @@
  */
 import { pyFloatRepr } from './python-float.ts';
 
-export type PyJsonOut = null | boolean | string | bigint | number | readonly PyJsonOut[] | PyJsonObject | ReadonlyMap<string, PyJsonOut>;
+export type PyJsonOut =
+  null | boolean | string | bigint | number | readonly PyJsonOut[] | PyJsonObject | ReadonlyMap<string, PyJsonOut>;
 export interface PyJsonObject {
   readonly [key: string]: PyJsonOut | undefined;
 }
 
-const SHORT_ESCAPES: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const SHORT_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '"': '\\"',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
 
 export function pyJsonString(s: string): string {
   return `"${s.replace(/[\\"]|[^ -~]/g, (ch) => SHORT_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
@@ -59,7 +68,15 @@ export function pyJsonDumps(value: PyJsonOut, indent = 2): string {
   return out.join('');
 }
 
-const RAW_ESCAPES: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const RAW_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '"': '\\"',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
 
 /** json.dumps(s, ensure_ascii=False) of a string: only quote, backslash and C0 controls are escaped. */
 export function pyJsonStringRaw(s: string): string {

@@ -52,7 +52,9 @@ export function pyInt(v: PyValue): bigint {
     const magnitude = BigInt(m[2]!.replaceAll('_', ''));
     return m[1] === '-' ? -magnitude : magnitude;
   }
-  throw new CanonicalScorerCrash(`TypeError: int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(v)}'`);
+  throw new CanonicalScorerCrash(
+    `TypeError: int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(v)}'`,
+  );
 }
 
 /** list(v): a list stays, a str yields its code points, a dict its keys; numbers and bools fail. */

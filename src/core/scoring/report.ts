@@ -55,7 +55,11 @@ function toPy(value: unknown, asInt: boolean): PyJsonOut {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (Array.isArray(value)) return value.map((v) => toPy(v, false));
   if (typeof value === 'object') {
-    return new Map(Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => [k, toPy(v, false)]));
+    return new Map(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, toPy(v, false)]),
+    );
   }
   throw new TypeError(`scores.json cannot hold a ${typeof value}`);
 }

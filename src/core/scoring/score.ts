@@ -87,7 +87,10 @@ function assertValid(predictions: PredictionsResult): void {
   }
 }
 
-export function computeDeterministicMetrics(tasks: readonly Task[], predictions: PredictionsResult): DeterministicMetrics {
+export function computeDeterministicMetrics(
+  tasks: readonly Task[],
+  predictions: PredictionsResult,
+): DeterministicMetrics {
   assertValid(predictions);
   const typeCounts = new Map<TaskType, number>();
   const recalls: number[][] = RECALL_KS.map(() => []);
@@ -138,14 +141,19 @@ async function makeCall(profile: JudgeProfile, tag: JudgeTag, task: Task, prompt
 /** The first judge call of a task, or null when the task needs none (an answerable task with an empty answer). */
 async function firstCall(profile: JudgeProfile, task: Task, pred: ScoringPrediction): Promise<JudgeCall | null> {
   const answer = pred.answer;
-  if (NO_GOLD_TYPES.has(task.type)) return makeCall(profile, 'SCOREJUDGE', task, renderAnswerPrompt(profile, task, answer || '(empty)'));
+  if (NO_GOLD_TYPES.has(task.type))
+    return makeCall(profile, 'SCOREJUDGE', task, renderAnswerPrompt(profile, task, answer || '(empty)'));
   if (!answer) return null;
   if (isListType(task.type)) return makeCall(profile, 'AGGJUDGE', task, renderAggregationPrompt(profile, task, answer));
   return makeCall(profile, 'SCOREJUDGE', task, renderAnswerPrompt(profile, task, answer));
 }
 
 /** Every first-phase judge call, in task order. */
-export async function planJudgeCalls(tasks: readonly Task[], predictions: PredictionsResult, profile: JudgeProfile): Promise<JudgeCall[]> {
+export async function planJudgeCalls(
+  tasks: readonly Task[],
+  predictions: PredictionsResult,
+  profile: JudgeProfile,
+): Promise<JudgeCall[]> {
   assertValid(predictions);
   const calls = await Promise.all(tasks.map((task) => firstCall(profile, task, predictionOf(predictions, task))));
   return calls.filter((c): c is JudgeCall => c !== null);
@@ -224,7 +232,12 @@ interface TaskRun {
   missing: JudgeCall[];
 }
 
-async function runCall(judge: JudgeFn, call: JudgeCall, records: JudgeCallRecord[], missing: JudgeCall[]): Promise<string | null> {
+async function runCall(
+  judge: JudgeFn,
+  call: JudgeCall,
+  records: JudgeCallRecord[],
+  missing: JudgeCall[],
+): Promise<string | null> {
   try {
     const reply = await judge(call);
     records.push({ ...call, reply });
@@ -286,7 +299,11 @@ async function scoreTask(input: ScoreSubmissionInput, task: Task): Promise<TaskR
   return { outcome, calls, missing };
 }
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -321,7 +338,10 @@ export async function scoreSubmission(input: ScoreSubmissionInput): Promise<Scor
   const errors = runs.filter((r) => r.outcome.judge_error).length;
   const limit = Math.max(1, Math.trunc(n * profile.judge_error_abort_ratio));
   if (errors > limit) {
-    throw new ScoringAbortedError('judge_errors', `judge failed on ${errors}/${n} tasks (more than ${limit}): aborting instead of scoring unjudgeable tasks as zero`);
+    throw new ScoringAbortedError(
+      'judge_errors',
+      `judge failed on ${errors}/${n} tasks (more than ${limit}): aborting instead of scoring unjudgeable tasks as zero`,
+    );
   }
 
   const cited = new Map<string, number[]>();

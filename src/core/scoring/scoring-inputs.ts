@@ -11,7 +11,12 @@ export class ScoringInputError extends Error {
     readonly file: string,
     readonly problems: string[],
   ) {
-    super(`${file}: ${problems.length} problem(s)\n${problems.slice(0, 20).map((p) => `  ${p}`).join('\n')}`);
+    super(
+      `${file}: ${problems.length} problem(s)\n${problems
+        .slice(0, 20)
+        .map((p) => `  ${p}`)
+        .join('\n')}`,
+    );
   }
 }
 
@@ -29,16 +34,26 @@ function checkTask(v: unknown, where: string, problems: string[]): Task | null {
   const r = v as Record<string, unknown>;
   const before = problems.length;
   if (typeof r.task_id !== 'string') problems.push(`${where}, field task_id: expected a string`);
-  if (typeof r.type !== 'string' || !TYPE_SET.has(r.type)) problems.push(`${where}, field type: expected one of ${TASK_TYPES.join(', ')}, found ${JSON.stringify(r.type)}`);
+  if (typeof r.type !== 'string' || !TYPE_SET.has(r.type))
+    problems.push(`${where}, field type: expected one of ${TASK_TYPES.join(', ')}, found ${JSON.stringify(r.type)}`);
   if (typeof r.question !== 'string') problems.push(`${where}, field question: expected a string`);
-  if (r.answer !== undefined && r.answer !== null && typeof r.answer !== 'string') problems.push(`${where}, field answer: expected a string or null`);
-  if (r.false_element !== undefined && r.false_element !== null && typeof r.false_element !== 'string') problems.push(`${where}, field false_element: expected a string`);
-  if (r.gold_docs !== undefined && r.gold_docs !== null && !isStringList(r.gold_docs)) problems.push(`${where}, field gold_docs: expected a list of strings`);
+  if (r.answer !== undefined && r.answer !== null && typeof r.answer !== 'string')
+    problems.push(`${where}, field answer: expected a string or null`);
+  if (r.false_element !== undefined && r.false_element !== null && typeof r.false_element !== 'string')
+    problems.push(`${where}, field false_element: expected a string`);
+  if (r.gold_docs !== undefined && r.gold_docs !== null && !isStringList(r.gold_docs))
+    problems.push(`${where}, field gold_docs: expected a list of strings`);
   const listType = r.type === 'aggregation' || r.type === 'dossier';
   if (r.items !== undefined && r.items !== null) {
     const ok =
       Array.isArray(r.items) &&
-      r.items.every((i: unknown) => typeof i === 'object' && i !== null && typeof (i as GoldItem).item === 'string' && ((i as GoldItem).doc_ids == null || isStringList((i as GoldItem).doc_ids)));
+      r.items.every(
+        (i: unknown) =>
+          typeof i === 'object' &&
+          i !== null &&
+          typeof (i as GoldItem).item === 'string' &&
+          ((i as GoldItem).doc_ids == null || isStringList((i as GoldItem).doc_ids)),
+      );
     if (!ok) problems.push(`${where}, field items: expected a list of {item: string, doc_ids: [string]}`);
   } else if (listType) {
     problems.push(`${where}, field items: expected the gold items of a ${String(r.type)} task, found none`);
@@ -73,7 +88,8 @@ export function parseTasksJsonl(text: string, file = 'tasks.jsonl'): Task[] {
     }
     const task = checkTask(v, `line ${e.line}`, problems);
     if (!task) return;
-    if (seen.has(task.task_id)) problems.push(`line ${e.line}, field task_id: duplicate ${JSON.stringify(task.task_id)}`);
+    if (seen.has(task.task_id))
+      problems.push(`line ${e.line}, field task_id: duplicate ${JSON.stringify(task.task_id)}`);
     seen.add(task.task_id);
     tasks.push(task);
   });
@@ -86,20 +102,24 @@ export function parseTasksJsonl(text: string, file = 'tasks.jsonl'): Task[] {
 /** judge-profile.json value -> JudgeProfile; throws ScoringInputError naming each bad field. */
 export function parseJudgeProfile(value: unknown, file = 'judge-profile.json'): JudgeProfile {
   const problems: string[] = [];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ScoringInputError(file, ['expected a JSON object']);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ScoringInputError(file, ['expected a JSON object']);
   const r = value as Record<string, unknown>;
   for (const key of ['judge_model', 'judge_prompt_version', 'system'] as const) {
     if (typeof r[key] !== 'string') problems.push(`field ${key}: expected a string`);
   }
-  if (!Number.isInteger(r.gate_max_citations) || (r.gate_max_citations as number) < 0) problems.push('field gate_max_citations: expected a non-negative integer');
+  if (!Number.isInteger(r.gate_max_citations) || (r.gate_max_citations as number) < 0)
+    problems.push('field gate_max_citations: expected a non-negative integer');
   if (typeof r.judge_error_abort_ratio !== 'number') problems.push('field judge_error_abort_ratio: expected a number');
   const prompts = r.prompts as Record<string, unknown> | undefined;
   for (const key of ['answer', 'aggregation', 'premise_id']) {
     if (typeof prompts?.[key] !== 'string') problems.push(`field prompts.${key}: expected a string template`);
   }
   const b = r.bootstrap as Record<string, unknown> | undefined;
-  if (!Number.isInteger(b?.iterations) || (b!.iterations as number) < 1) problems.push('field bootstrap.iterations: expected a positive integer');
-  if (!Number.isInteger(b?.seed) || (b!.seed as number) < 0) problems.push('field bootstrap.seed: expected a non-negative integer');
+  if (!Number.isInteger(b?.iterations) || (b!.iterations as number) < 1)
+    problems.push('field bootstrap.iterations: expected a positive integer');
+  if (!Number.isInteger(b?.seed) || (b!.seed as number) < 0)
+    problems.push('field bootstrap.seed: expected a non-negative integer');
   const p = b?.percentiles;
   if (!Array.isArray(p) || p.length !== 2 || !p.every((x) => typeof x === 'number' && x >= 0 && x <= 100)) {
     problems.push('field bootstrap.percentiles: expected two numbers in [0, 100]');

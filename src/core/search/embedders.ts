@@ -28,7 +28,8 @@ export class EmbeddingEndpointError extends Error {
 
 export function openAiEmbedder(options: OpenAiEmbeddingsOptions): QueryEmbedder {
   const base = options.base.replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(base)) throw new EmbeddingEndpointError(`base URL must start with http(s)://, got "${base}"`);
+  if (!/^https?:\/\//.test(base))
+    throw new EmbeddingEndpointError(`base URL must start with http(s)://, got "${base}"`);
   const endpoint = `${base}/embeddings`;
   const fetchFn = options.fetchFn ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   return {
@@ -81,7 +82,9 @@ export function parseEmbeddingsResponse(body: string, count: number, where: stri
     const row = item as { index?: unknown; embedding?: unknown };
     const index = typeof row.index === 'number' ? row.index : i;
     if (!Number.isInteger(index) || index < 0 || index >= count || out[index]) {
-      throw new EmbeddingEndpointError(`${where}: data[${i}].index ${JSON.stringify(row.index)} is out of range or repeated`);
+      throw new EmbeddingEndpointError(
+        `${where}: data[${i}].index ${JSON.stringify(row.index)} is out of range or repeated`,
+      );
     }
     if (!Array.isArray(row.embedding) || !row.embedding.every((v) => typeof v === 'number' && Number.isFinite(v))) {
       throw new EmbeddingEndpointError(`${where}: data[${i}].embedding must be an array of finite numbers`);

@@ -5,13 +5,7 @@
  * over the tasks that have gold documents (docs/ux-anchors.md 4(a)), overall and per type.
  */
 import { REFUSAL_TYPES, type TaskType } from '../release/types.ts';
-import {
-  benchmarkNdcgAt10,
-  benchmarkRecallAt,
-  qrelsFromGold,
-  trecEval,
-  type RankedDoc,
-} from '../retrieval/index.ts';
+import { benchmarkNdcgAt10, benchmarkRecallAt, qrelsFromGold, trecEval, type RankedDoc } from '../retrieval/index.ts';
 import type { EvalReport, EvalTask, SearchMethod, TaskRetrievalScores, TypeScorecard } from './types.ts';
 
 /** Tasks that count for the retrieval diagnostics (their type expects an answer from documents). */

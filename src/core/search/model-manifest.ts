@@ -43,12 +43,15 @@ export function parseModelManifest(bytes: Uint8Array, file: string): ModelManife
     throw new ModelManifestError(`${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ModelManifestError(`${file}: expected a JSON object, found ${Array.isArray(value) ? 'an array' : typeof value}`);
+    throw new ModelManifestError(
+      `${file}: expected a JSON object, found ${Array.isArray(value) ? 'an array' : typeof value}`,
+    );
   }
   const o = value as Record<string, unknown>;
   const field = (name: string, expected: string, ok: (v: unknown) => boolean): unknown => {
     const v = o[name];
-    if (!ok(v)) throw new ModelManifestError(`${file}: field "${name}": expected ${expected}, found ${JSON.stringify(v)}`);
+    if (!ok(v))
+      throw new ModelManifestError(`${file}: field "${name}": expected ${expected}, found ${JSON.stringify(v)}`);
     return v;
   };
   const isString = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length < 500;
@@ -60,14 +63,20 @@ export function parseModelManifest(bytes: Uint8Array, file: string): ModelManife
     version,
     kind,
     model: field('model', 'a model name', isString) as string,
-    dim: field('dim', 'an integer from 1 to 65535', (v) => Number.isInteger(v) && (v as number) > 0 && (v as number) <= 65535) as number,
+    dim: field(
+      'dim',
+      'an integer from 1 to 65535',
+      (v) => Number.isInteger(v) && (v as number) > 0 && (v as number) <= 65535,
+    ) as number,
     pooling: field('pooling', '"mean"', (v) => v === 'mean') as 'mean',
     normalize: field('normalize', 'true or false', (v) => typeof v === 'boolean') as boolean,
     max_chars: field('max_chars', 'a positive integer', (v) => Number.isInteger(v) && (v as number) > 0) as number,
   };
   if (kind === 'transformers.js') {
-    manifest.path = field('path', 'a relative folder path without ".." segments', (v) =>
-      isString(v) && !/^[/\\]|^[a-z]+:|(^|[/\\])\.\.([/\\]|$)/i.test(v as string),
+    manifest.path = field(
+      'path',
+      'a relative folder path without ".." segments',
+      (v) => isString(v) && !/^[/\\]|^[a-z]+:|(^|[/\\])\.\.([/\\]|$)/i.test(v as string),
     ) as string;
     manifest.dtype = field('dtype', '"fp32" or "q8"', (v) => v === 'fp32' || v === 'q8') as 'fp32' | 'q8';
   }

@@ -13,7 +13,10 @@ import type { EvalProgress, IndexProgress, SearchMethod, SearchResult } from './
 
 export function sourceOf(spec: SourceSpec, here: string): ReleaseSource {
   if (spec.kind === 'url') return new UrlSource(new URL(spec.base, here).href);
-  return new FileListSource(spec.label, spec.files.map((f) => ({ path: f.path, blob: f.file })));
+  return new FileListSource(
+    spec.label,
+    spec.files.map((f) => ({ path: f.path, blob: f.file })),
+  );
 }
 
 export interface EncoderChoice {
@@ -96,7 +99,8 @@ export class SearchService {
     } else if (choice.kind === 'hub') {
       s.setEmbedder(await this.deps.hubEmbedder(choice.model ?? ''));
     } else {
-      if (!choice.base || !choice.key || !choice.model) throw new Error('an embeddings endpoint needs a base URL, a key and a model');
+      if (!choice.base || !choice.key || !choice.model)
+        throw new Error('an embeddings endpoint needs a base URL, a key and a model');
       s.setEmbedder(openAiEmbedder({ base: choice.base, key: choice.key, model: choice.model }));
     }
     return s.embedderLabel();

@@ -134,7 +134,9 @@ export class SearchSession {
     const file = this.descriptor.indexes?.bm25;
     if (!file) {
       return Promise.reject(
-        new Error('this release has no BM25 index (release.json "indexes.bm25"); build one with `npm run cli -- build-index <folder>`'),
+        new Error(
+          'this release has no BM25 index (release.json "indexes.bm25"); build one with `npm run cli -- build-index <folder>`',
+        ),
       );
     }
     this.bm25 ??= this.readIndex('bm25', file, onProgress).then((bytes) => loadBm25(bytes));
@@ -203,12 +205,15 @@ export class SearchSession {
         batch.forEach((t, j) => {
           const v = vectors[j]!;
           if (v.length !== manifest.dim) {
-            throw new Error(`the query encoder gave ${v.length}-d vectors, the index needs ${manifest.dim}-d (${manifest.model})`);
+            throw new Error(
+              `the query encoder gave ${v.length}-d vectors, the index needs ${manifest.dim}-d (${manifest.model})`,
+            );
           }
           this.vectors.set(t, l2Normalize(v));
         });
       }
-      while (this.vectors.size > Math.max(CACHED_VECTORS, texts.length)) this.vectors.delete(this.vectors.keys().next().value!);
+      while (this.vectors.size > Math.max(CACHED_VECTORS, texts.length))
+        this.vectors.delete(this.vectors.keys().next().value!);
     }
     return texts.map((t) => this.vectors.get(t)!);
   }
@@ -217,7 +222,10 @@ export class SearchSession {
   async rank(method: SearchMethod, query: string, k: number, vector?: Float32Array): Promise<RankedDoc[]> {
     if (!Number.isInteger(k) || k < 1 || k > 1000) throw new Error(`k must be an integer from 1 to 1000, got ${k}`);
     if (method === 'bm25') return (await this.loadBm25()).search(query, k);
-    const [dense, [v]] = await Promise.all([this.loadDense(), vector ? Promise.resolve([vector]) : this.queryVectors([query])]);
+    const [dense, [v]] = await Promise.all([
+      this.loadDense(),
+      vector ? Promise.resolve([vector]) : this.queryVectors([query]),
+    ]);
     if (method === 'dense') return denseDocs(dense, v!, k);
     const bm25 = await this.loadBm25();
     return rrfFuse([bm25.search(query, 2 * k), denseDocs(dense, v!, 2 * k)], k);
@@ -249,7 +257,9 @@ export class SearchSession {
     const rows = this.chunkRow;
     const wanted = docs.filter((d) => d.chunk_id !== undefined && rows.has(d.chunk_id));
     try {
-      const texts = await this.chunkTexts.texts(wanted.map((d) => ({ row: rows.get(d.chunk_id!)!, chunkId: d.chunk_id! })));
+      const texts = await this.chunkTexts.texts(
+        wanted.map((d) => ({ row: rows.get(d.chunk_id!)!, chunkId: d.chunk_id! })),
+      );
       wanted.forEach((d, i) => {
         const t = texts[i];
         if (t !== undefined) d.snippet = snippetOf(t);

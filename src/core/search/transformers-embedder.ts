@@ -50,7 +50,8 @@ function configure(setup: TransformersSetup): void {
 function progressHook(setup: TransformersSetup) {
   return (p: unknown) => {
     const e = p as { status?: string; file?: string; loaded?: number; total?: number };
-    if (e.status === 'progress' && e.file) setup.onProgress?.({ file: e.file, loaded: e.loaded ?? 0, total: e.total ?? 0 });
+    if (e.status === 'progress' && e.file)
+      setup.onProgress?.({ file: e.file, loaded: e.loaded ?? 0, total: e.total ?? 0 });
   };
 }
 

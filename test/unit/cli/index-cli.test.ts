@@ -25,7 +25,10 @@ function quiet(): () => void {
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'index-cli-'));
   release = path.join(dir, 'sample');
-  cpSync(path.join(root, 'static-data/sample'), release, { recursive: true, filter: (p) => !p.includes(`${path.sep}models`) });
+  cpSync(path.join(root, 'static-data/sample'), release, {
+    recursive: true,
+    filter: (p) => !p.includes(`${path.sep}models`),
+  });
   rmSync(path.join(release, 'index'), { recursive: true, force: true });
   const restore = quiet();
   try {
@@ -84,7 +87,9 @@ describe('run', () => {
     const out = path.join(dir, 'dev.jsonl');
     const restore = quiet();
     try {
-      expect(await runCmd([release, '--method', 'bm25', '--split', 'dev', '--format', 'predictions', '--out', out])).toBe(0);
+      expect(
+        await runCmd([release, '--method', 'bm25', '--split', 'dev', '--format', 'predictions', '--out', out]),
+      ).toBe(0);
     } finally {
       restore();
     }

@@ -34,7 +34,9 @@ describe('release-check', () => {
   describe.skipIf(!existsSync(v10))('on the real v1.0 files (skipped when ../shared is absent)', () => {
     it('prints 1,038 full and 50 dev tasks with the manifest counts and exits 0', async () => {
       const { code, out } = await releaseCheck(v10);
-      expect(out).toContain('full: 1038 tasks (aggregation 111, single_hop 823, timeline 27, dossier 7, unanswerable 32, false_premise 38)');
+      expect(out).toContain(
+        'full: 1038 tasks (aggregation 111, single_hop 823, timeline 27, dossier 7, unanswerable 32, false_premise 38)',
+      );
       expect(out).toContain('dev: 50 tasks (single_hop 12, unanswerable 32, false_premise 6)');
       expect(out).toContain('manifest: counts match');
       expect(code).toBe(0);

@@ -34,7 +34,9 @@ let mock: MockJudgeServer;
 let expected: Set<string>;
 
 beforeAll(async () => {
-  const lines = readFileSync(path.join(sample, 'submissions/bm25-top-doc-sample/predictions.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const lines = readFileSync(path.join(sample, 'submissions/bm25-top-doc-sample/predictions.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   const text = `${lines
     .map((l) => {
       const rec = JSON.parse(l) as { answer: string };
@@ -47,7 +49,12 @@ beforeAll(async () => {
   const profile = parseJudgeProfile(JSON.parse(readFileSync(profileFile, 'utf8')));
   const preds = parsePredictions(text, tasks, { requireAnswerKey: false });
   const phase1 = await planJudgeCalls(tasks, preds, profile);
-  const phase2 = await planPremiseCalls(tasks, preds, profile, new Map(phase1.map((c) => [c.key, mockReply(c.prompt)])));
+  const phase2 = await planPremiseCalls(
+    tasks,
+    preds,
+    profile,
+    new Map(phase1.map((c) => [c.key, mockReply(c.prompt)])),
+  );
   expected = new Set([...phase1, ...phase2].map((c) => c.prompt));
   mock = await startMockJudgeServer({ fallback: (r) => ({ reply: mockReply(promptOf(r)) }) });
   process.env[KEY_ENV] = KEY;
@@ -74,10 +81,21 @@ function quiet(): { stderr: () => string } {
   return { stderr: () => err };
 }
 
-const base = () => ['--tasks', tasksFile, '--predictions', predictionsFile, '--judge-profile', profileFile, '--key-env', KEY_ENV];
+const base = () => [
+  '--tasks',
+  tasksFile,
+  '--predictions',
+  predictionsFile,
+  '--judge-profile',
+  profileFile,
+  '--key-env',
+  KEY_ENV,
+];
 
 function countFiles(dir: string): number {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.json')).length;
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter(
+    (e) => e.isFile() && e.name.endsWith('.json'),
+  ).length;
 }
 
 describe('score --key-env (live judging)', () => {
@@ -97,7 +115,11 @@ describe('score --key-env (live judging)', () => {
     }
     expect(new Set(mock.requests.map(promptOf)).size).toBe(expected.size);
     expect(countFiles(cacheDir)).toBe(expected.size);
-    const scores = JSON.parse(readFileSync(out, 'utf8')) as { judge_errors: number; judge_model: string; premise_id_rate?: number };
+    const scores = JSON.parse(readFileSync(out, 'utf8')) as {
+      judge_errors: number;
+      judge_model: string;
+      premise_id_rate?: number;
+    };
     expect(scores.judge_errors).toBe(0);
     expect(scores.judge_model).toBe('sample-judge-1');
     expect(scores.premise_id_rate).toBe(1);
@@ -119,7 +141,17 @@ describe('score --key-env (live judging)', () => {
     const map = path.join(tmp, 'verdicts-anthropic.json');
     const out = path.join(tmp, 'scores-anthropic.json');
     quiet();
-    const code = await run([...base(), '--provider', 'anthropic', '--endpoint', mock.url, '--judge-cache', map, '--out', out]);
+    const code = await run([
+      ...base(),
+      '--provider',
+      'anthropic',
+      '--endpoint',
+      mock.url,
+      '--judge-cache',
+      map,
+      '--out',
+      out,
+    ]);
     expect(code).toBe(0);
     expect(mock.requests.length).toBe(expected.size);
     for (const r of mock.requests) {
@@ -133,9 +165,19 @@ describe('score --key-env (live judging)', () => {
   }, 60_000);
 
   it('exits 4 when the judge fails on too many tasks, and never prints the key', async () => {
-    mock.script.push(...Array.from({ length: 400 }, () => ({ status: 400, body: { error: { message: `bad request for ${KEY}` } } })));
+    mock.script.push(
+      ...Array.from({ length: 400 }, () => ({ status: 400, body: { error: { message: `bad request for ${KEY}` } } })),
+    );
     const io = quiet();
-    const code = await run([...base(), '--endpoint', `${mock.url}/v1`, '--judge-cache', path.join(tmp, 'cache-fail'), '--concurrency', '2']);
+    const code = await run([
+      ...base(),
+      '--endpoint',
+      `${mock.url}/v1`,
+      '--judge-cache',
+      path.join(tmp, 'cache-fail'),
+      '--concurrency',
+      '2',
+    ]);
     expect(code).toBe(4);
     expect(io.stderr()).toContain('scoring aborted');
     expect(io.stderr()).not.toContain(KEY);
@@ -146,7 +188,17 @@ describe('score --key-env (live judging)', () => {
     expect(await run([...base().slice(0, -1), 'EBX_NO_SUCH_VARIABLE', '--judge-cache', path.join(tmp, 'x')])).toBe(2);
     expect(io.stderr()).toContain('EBX_NO_SUCH_VARIABLE');
     expect(await run([...base(), '--provider', 'gemini', '--judge-cache', path.join(tmp, 'x')])).toBe(2);
-    expect(await run([...base(), '--endpoint', `${mock.url}/v1`, '--model', 'other-model', '--judge-cache', path.join(tmp, 'x')])).toBe(2);
+    expect(
+      await run([
+        ...base(),
+        '--endpoint',
+        `${mock.url}/v1`,
+        '--model',
+        'other-model',
+        '--judge-cache',
+        path.join(tmp, 'x'),
+      ]),
+    ).toBe(2);
     expect(io.stderr()).toContain("differs from the judge profile's judge_model");
   }, 60_000);
 });

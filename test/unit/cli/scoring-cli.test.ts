@@ -9,9 +9,14 @@ import { hasShared, projectRootDir, sharedDir, sharedSkipReason } from '../core/
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: projectRootDir, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      'npx',
+      ['tsx', 'src/cli/main.ts', ...args],
+      { cwd: projectRootDir, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -24,7 +29,15 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})
   it('score writes the golden scores.json byte for byte (exit 0), from a verdicts map and from a cache folder', async () => {
     const name = 'sample-a-edge-seed9';
     const out = path.join(tmp, 'scores.json');
-    const base = ['score', '--tasks', golden(name, 'tasks.jsonl'), '--predictions', golden(name, 'predictions.jsonl'), '--judge-profile', profile];
+    const base = [
+      'score',
+      '--tasks',
+      golden(name, 'tasks.jsonl'),
+      '--predictions',
+      golden(name, 'predictions.jsonl'),
+      '--judge-profile',
+      profile,
+    ];
     const extras = ['--system-name', 'sample-a-edge', '--split', 'full', '--dataset-version', 'v1.0', '--out', out];
     const r = await cli([...base, '--judge-cache', golden(name, 'verdicts.json'), ...extras]);
     expect(r.stderr).toContain('wrote');
@@ -47,7 +60,17 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})
     delete verdicts[dropped!];
     const partial = path.join(tmp, 'partial.json');
     writeFileSync(partial, JSON.stringify(verdicts));
-    const r = await cli(['score', '--tasks', golden(name, 'tasks.jsonl'), '--predictions', golden(name, 'predictions.jsonl'), '--judge-profile', profile, '--judge-cache', partial]);
+    const r = await cli([
+      'score',
+      '--tasks',
+      golden(name, 'tasks.jsonl'),
+      '--predictions',
+      golden(name, 'predictions.jsonl'),
+      '--judge-profile',
+      profile,
+      '--judge-cache',
+      partial,
+    ]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(dropped!);
   }, 60_000);
@@ -56,7 +79,17 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})
     const r = await cli(['score', '--tasks']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('usage: npm run cli -- score');
-    const live = await cli(['score', '--tasks', 'x', '--predictions', 'y', '--judge-profile', 'z', '--key-env', 'EBX_UNSET_KEY_VARIABLE']);
+    const live = await cli([
+      'score',
+      '--tasks',
+      'x',
+      '--predictions',
+      'y',
+      '--judge-profile',
+      'z',
+      '--key-env',
+      'EBX_UNSET_KEY_VARIABLE',
+    ]);
     expect(live.code).toBe(2);
     expect(live.stderr).toContain('environment variable EBX_UNSET_KEY_VARIABLE (--key-env) is not set or empty');
     const help = await cli(['compare', '--help']);
@@ -68,7 +101,17 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})
     const bad = path.join(tmp, 'bad.jsonl');
     writeFileSync(bad, '{"task_id": 1}\n');
     const name = 'dev-seed7';
-    const r = await cli(['score', '--tasks', golden(name, 'tasks.jsonl'), '--predictions', bad, '--judge-profile', profile, '--judge-cache', golden(name, 'verdicts.json')]);
+    const r = await cli([
+      'score',
+      '--tasks',
+      golden(name, 'tasks.jsonl'),
+      '--predictions',
+      bad,
+      '--judge-profile',
+      profile,
+      '--judge-cache',
+      golden(name, 'verdicts.json'),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${bad}: 51 problem(s)`);
     expect(r.stderr).toContain('line 1, field task_id: expected a string, found number 1');
@@ -82,10 +125,29 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})
     copyFileSync(golden(name, 'predictions.jsonl'), path.join(bundle, 'predictions.jsonl'));
     copyFileSync(golden(name, 'scores.json'), path.join(bundle, 'scores.json'));
     const manifestPath = path.join(sharedDir, 'epstein-bench-v1.0', 'manifest.json');
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { splits: { dev: { questions_sha256: string } } };
-    const meta = { system_name: 'synthetic-dev', description: '', split: 'dev', dataset_version: 'v1.0', questions_sha256: manifest.splits.dev.questions_sha256 };
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+      splits: { dev: { questions_sha256: string } };
+    };
+    const meta = {
+      system_name: 'synthetic-dev',
+      description: '',
+      split: 'dev',
+      dataset_version: 'v1.0',
+      questions_sha256: manifest.splits.dev.questions_sha256,
+    };
     writeFileSync(path.join(bundle, 'metadata.json'), JSON.stringify(meta, null, 2));
-    const args = ['validate', bundle, '--tasks', golden(name, 'tasks.jsonl'), '--judge-profile', profile, '--judge-cache', golden(name, 'verdicts.json'), '--manifest', manifestPath];
+    const args = [
+      'validate',
+      bundle,
+      '--tasks',
+      golden(name, 'tasks.jsonl'),
+      '--judge-profile',
+      profile,
+      '--judge-cache',
+      golden(name, 'verdicts.json'),
+      '--manifest',
+      manifestPath,
+    ];
     const ok = await cli(args);
     expect(ok.stderr).not.toContain('FAIL');
     expect(ok.code).toBe(0);
@@ -102,9 +164,12 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})
     const same = await cli(['compare', golden(name, 'scores.json'), golden(name, 'scores.json')]);
     expect(same.code).toBe(0);
 
-    const lb = await cli(['check-leaderboard', path.join(sharedDir, 'epstein-bench-v1.0', 'leaderboard.json'), manifestPath]);
+    const lb = await cli([
+      'check-leaderboard',
+      path.join(sharedDir, 'epstein-bench-v1.0', 'leaderboard.json'),
+      manifestPath,
+    ]);
     expect(lb.code).toBe(0);
     expect(lb.stdout).toContain('7/7 rows consistent');
   }, 90_000);
 });
-

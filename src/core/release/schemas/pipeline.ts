@@ -95,7 +95,13 @@ export const poolEntryValidator: Validator<PoolEntry> = object({
 });
 
 export const rejectionDetailValidator: Validator<RejectionDetail> = refine(
-  object({ task_id: uuid, stage: oneOf([...REJECTION_STAGES, 'pool'] as const), reason: anyString, saw: anyString, why: anyString }),
+  object({
+    task_id: uuid,
+    stage: oneOf([...REJECTION_STAGES, 'pool'] as const),
+    reason: anyString,
+    saw: anyString,
+    why: anyString,
+  }),
   (row, ctx, issues) => {
     if (row.stage === 'pool') {
       if (row.reason.startsWith('pool:') && isPoolDropReason(row.reason.slice(5))) return true;

@@ -30,7 +30,9 @@ export async function importCacheFile(name: string, blob: Blob): Promise<CacheIm
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new Error(`${name}: expected a verdicts.json map or a zip of the cache folder, found binary data that is not a zip`);
+    throw new Error(
+      `${name}: expected a verdicts.json map or a zip of the cache folder, found binary data that is not a zip`,
+    );
   }
   return { map: parseVerdictsJson(text, name), skipped: 0 };
 }
@@ -44,7 +46,8 @@ export async function importCacheFolder(files: ReadonlyArray<{ path: string; fil
       skipped++;
       continue;
     }
-    if (entries.length >= MAX_CACHE_ENTRIES) throw new Error(`${path}: more than the ${MAX_CACHE_ENTRIES} cache entries allowed`);
+    if (entries.length >= MAX_CACHE_ENTRIES)
+      throw new Error(`${path}: more than the ${MAX_CACHE_ENTRIES} cache entries allowed`);
     checkSize(path, file.size, MAX_CACHE_FILE_BYTES);
     entries.push({ path, text: await file.text() });
   }

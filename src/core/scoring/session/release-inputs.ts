@@ -13,8 +13,7 @@ import { SPLITS } from '../../release/types.ts';
 
 /** Same shape as the data worker's SourceSpec (src/core/db/explorer.ts). */
 export type ReleaseSourceSpec =
-  | { kind: 'url'; base: string }
-  | { kind: 'files'; label: string; files: Array<{ path: string; file: Blob }> };
+  { kind: 'url'; base: string } | { kind: 'files'; label: string; files: Array<{ path: string; file: Blob }> };
 
 /** The file name of a shipped judge cache, relative to the release root. */
 export const SHIPPED_JUDGE_CACHE = 'judge-cache.json';
@@ -51,7 +50,10 @@ async function readShippedCache(
   try {
     bytes = await source.read(`${root}${SHIPPED_JUDGE_CACHE}`);
   } catch (error) {
-    return { map: new Map(), error: `${SHIPPED_JUDGE_CACHE}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      map: new Map(),
+      error: `${SHIPPED_JUDGE_CACHE}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   if (!bytes) return { map: new Map() };
   const pin = pins?.[SHIPPED_JUDGE_CACHE];
@@ -66,7 +68,8 @@ async function readShippedCache(
 }
 
 /** Files the scorer never reads (corpus, indexes, pipeline logs): the loader sees them as absent. */
-const NOT_FOR_SCORING = /(^|\/)(docs\.jsonl|chunks\.jsonl|entities\.json|targets\.json|candidates\.jsonl|verified\.jsonl|pooled\.jsonl|rejected\.jsonl|rejection-details\.jsonl|pool_dropped\.jsonl|pool\.jsonl|DATASET_CARD\.md|[^/]+\.parquet)$/;
+const NOT_FOR_SCORING =
+  /(^|\/)(docs\.jsonl|chunks\.jsonl|entities\.json|targets\.json|candidates\.jsonl|verified\.jsonl|pooled\.jsonl|rejected\.jsonl|rejection-details\.jsonl|pool_dropped\.jsonl|pool\.jsonl|DATASET_CARD\.md|[^/]+\.parquet)$/;
 
 /** The source as the scorer needs it: only tasks, profile, leaderboard and submissions are read. */
 export function scoringView(source: ReleaseSource): ReleaseSource {

@@ -27,7 +27,12 @@ import {
 } from '../score.ts';
 import { parseJudgeProfile, parseTasksJsonl } from '../scoring-inputs.ts';
 import { importCacheFile, importCacheFolder } from './cache-io.ts';
-import { loadReleaseScoringInputs, releaseSourceOf, type ReleaseScoringInputs, type ReleaseSourceSpec } from './release-inputs.ts';
+import {
+  loadReleaseScoringInputs,
+  releaseSourceOf,
+  type ReleaseScoringInputs,
+  type ReleaseSourceSpec,
+} from './release-inputs.ts';
 import {
   compareOutcomes,
   deterministicView,
@@ -109,7 +114,8 @@ async function* chunksOf(blob: Blob): AsyncGenerator<Uint8Array> {
 }
 
 async function readTextCapped(name: string, blob: Blob): Promise<string> {
-  if (blob.size > MAX_INPUT_BYTES) throw new Error(`${name}: ${blob.size} bytes, more than the ${MAX_INPUT_BYTES} allowed`);
+  if (blob.size > MAX_INPUT_BYTES)
+    throw new Error(`${name}: ${blob.size} bytes, more than the ${MAX_INPUT_BYTES} allowed`);
   return blob.text();
 }
 
@@ -140,7 +146,10 @@ export class ScoreSession {
     return {
       label: r.label,
       datasetVersion: r.datasetVersion,
-      splits: (Object.entries(r.tasks) as Array<[SplitName, Task[]]>).map(([split, tasks]) => ({ split, tasks: tasks.length })),
+      splits: (Object.entries(r.tasks) as Array<[SplitName, Task[]]>).map(([split, tasks]) => ({
+        split,
+        tasks: tasks.length,
+      })),
       hasProfile: r.profile !== undefined,
       ...(r.profile ? { profileModel: r.profile.judge_model } : {}),
       submissions: r.submissions.map((s) => ({
@@ -167,7 +176,9 @@ export class ScoreSession {
     try {
       value = JSON.parse(await readTextCapped(name, blob));
     } catch (error) {
-      throw new Error(`${name}: expected a JSON judge profile, found invalid JSON (${message(error)})`);
+      throw new Error(`${name}: expected a JSON judge profile, found invalid JSON (${message(error)})`, {
+        cause: error,
+      });
     }
     this.profileFile = { name, profile: parseJudgeProfile(value, name) };
     this.profileChoice = 'file';
@@ -195,19 +206,26 @@ export class ScoreSession {
         ...(profile.profile.response_format ? { responseFormat: profile.profile.response_format.type } : {}),
       };
     }
-    if (!tasks) state.error = this.tasksChoice.kind === 'file' ? 'Drop a tasks.jsonl.' : `The release has no tasks for the ${this.tasksChoice.split} split.`;
-    else if (!profile) state.error = this.profileChoice === 'file' ? 'Drop a judge-profile.json.' : 'The release has no judge profile.';
+    if (!tasks)
+      state.error =
+        this.tasksChoice.kind === 'file'
+          ? 'Drop a tasks.jsonl.'
+          : `The release has no tasks for the ${this.tasksChoice.split} split.`;
+    else if (!profile)
+      state.error = this.profileChoice === 'file' ? 'Drop a judge-profile.json.' : 'The release has no judge profile.';
     return state;
   }
 
   private currentTasks(): { source: string; tasks: Task[] } | undefined {
-    if (this.tasksChoice.kind === 'file') return this.tasksFile ? { source: this.tasksFile.name, tasks: this.tasksFile.tasks } : undefined;
+    if (this.tasksChoice.kind === 'file')
+      return this.tasksFile ? { source: this.tasksFile.name, tasks: this.tasksFile.tasks } : undefined;
     const tasks = this.release?.tasks[this.tasksChoice.split];
     return tasks ? { source: `${this.release!.label}, ${this.tasksChoice.split} split`, tasks } : undefined;
   }
 
   private currentProfile(): { source: string; profile: JudgeProfile } | undefined {
-    if (this.profileChoice === 'file') return this.profileFile ? { source: this.profileFile.name, profile: this.profileFile.profile } : undefined;
+    if (this.profileChoice === 'file')
+      return this.profileFile ? { source: this.profileFile.name, profile: this.profileFile.profile } : undefined;
     return this.release?.profile ? { source: `${this.release.label}`, profile: this.release.profile } : undefined;
   }
 
@@ -220,16 +238,29 @@ export class ScoreSession {
 
   // ---- predictions ----
 
-  async setPredictions(slot: PredictionSlot, name: string, blob: Blob, metadata?: SubmissionMetadata): Promise<ValidationView> {
+  async setPredictions(
+    slot: PredictionSlot,
+    name: string,
+    blob: Blob,
+    metadata?: SubmissionMetadata,
+  ): Promise<ValidationView> {
     this.slots[slot] = { name, blob, ...(metadata ? { metadata } : {}) };
     return this.validate(slot);
   }
 
   /** A reference submission of the loaded release as the predictions of a slot. */
-  async useReleaseSubmission(slot: PredictionSlot, slug: string): Promise<ValidationView & { metadata?: SubmissionMetadata }> {
+  async useReleaseSubmission(
+    slot: PredictionSlot,
+    slug: string,
+  ): Promise<ValidationView & { metadata?: SubmissionMetadata }> {
     const sub = this.release?.submissions.find((s) => s.slug === slug);
     if (!sub?.predictionsText) throw new Error(`the release has no predictions for submission ${slug}`);
-    const view = await this.setPredictions(slot, `${slug}/predictions.jsonl`, new Blob([sub.predictionsText]), sub.metadata);
+    const view = await this.setPredictions(
+      slot,
+      `${slug}/predictions.jsonl`,
+      new Blob([sub.predictionsText]),
+      sub.metadata,
+    );
     return { ...view, ...(sub.metadata ? { metadata: sub.metadata } : {}) };
   }
 
@@ -243,12 +274,27 @@ export class ScoreSession {
     state.outcome = undefined;
     const base = { file: state.name, lineCount: 0, validCount: 0, issues: [], summary: [] };
     if (state.blob.size === 0) {
-      return { ...base, ok: false, fatal: `${state.name} is empty: expected one JSON prediction per line, one line per task (${tasks.tasks.length} tasks)`, issueCount: 1, millis: performance.now() - started };
+      return {
+        ...base,
+        ok: false,
+        fatal: `${state.name} is empty: expected one JSON prediction per line, one line per task (${tasks.tasks.length} tasks)`,
+        issueCount: 1,
+        millis: performance.now() - started,
+      };
     }
     if (state.blob.size > 4 * MAX_INPUT_BYTES) {
-      return { ...base, ok: false, fatal: `${state.name}: ${state.blob.size} bytes is more than the ${4 * MAX_INPUT_BYTES} allowed`, issueCount: 1, millis: performance.now() - started };
+      return {
+        ...base,
+        ok: false,
+        fatal: `${state.name}: ${state.blob.size} bytes is more than the ${4 * MAX_INPUT_BYTES} allowed`,
+        issueCount: 1,
+        millis: performance.now() - started,
+      };
     }
-    const result = await parsePredictionsStream(chunksOf(state.blob), tasks.tasks, { requireAnswerKey: false, maxIssues: SHOWN_ISSUES });
+    const result = await parsePredictionsStream(chunksOf(state.blob), tasks.tasks, {
+      requireAnswerKey: false,
+      maxIssues: SHOWN_ISSUES,
+    });
     state.result = result;
     const view: ValidationView = {
       file: state.name,
@@ -284,7 +330,9 @@ export class ScoreSession {
     return { imported: await this.store.setMany(map), skipped };
   }
 
-  async importCacheFolder(files: ReadonlyArray<{ path: string; file: Blob }>): Promise<{ imported: number; skipped: number }> {
+  async importCacheFolder(
+    files: ReadonlyArray<{ path: string; file: Blob }>,
+  ): Promise<{ imported: number; skipped: number }> {
     const { map, skipped } = await importCacheFolder(files);
     return { imported: await this.store.setMany(map), skipped };
   }
@@ -309,14 +357,23 @@ export class ScoreSession {
 
   // ---- planning, judging, scoring ----
 
-  private ready(slot: PredictionSlot): { tasks: Task[]; profile: JudgeProfile; state: PredictionsState & { result: PredictionsResult } } {
+  private ready(slot: PredictionSlot): {
+    tasks: Task[];
+    profile: JudgeProfile;
+    state: PredictionsState & { result: PredictionsResult };
+  } {
     const tasks = this.currentTasks();
     const profile = this.currentProfile();
     const state = this.slots[slot];
     if (!tasks || !profile) throw new Error(this.inputs().error ?? 'choose the tasks and the judge profile first');
     if (!state?.result) throw new Error('choose a predictions file first');
-    if (!state.result.ok) throw new Error(`${state.name} has ${state.result.issueCount} problem(s); fix them before scoring`);
-    return { tasks: tasks.tasks, profile: profile.profile, state: state as PredictionsState & { result: PredictionsResult } };
+    if (!state.result.ok)
+      throw new Error(`${state.name} has ${state.result.issueCount} problem(s); fix them before scoring`);
+    return {
+      tasks: tasks.tasks,
+      profile: profile.profile,
+      state: state as PredictionsState & { result: PredictionsResult },
+    };
   }
 
   async plan(slot: PredictionSlot): Promise<PlanView> {
@@ -393,7 +450,9 @@ export class ScoreSession {
           scoresJson: outcome.scoresJson,
           rows: taskRows(outcome, state.result),
           callCount: outcome.calls.length,
-          ...(leaderboard && leaderboard.entries.length > 0 ? { leaderboard: leaderboardPlace(leaderboard, outcome.report, name) } : {}),
+          ...(leaderboard && leaderboard.entries.length > 0
+            ? { leaderboard: leaderboardPlace(leaderboard, outcome.report, name) }
+            : {}),
         },
       };
     } catch (error) {
@@ -420,18 +479,35 @@ export class ScoreSession {
     | { status: 'stopped'; result: ScoreRunResult }
   > {
     if (live.endpoint.model !== profile.judge_model) {
-      return { status: 'stopped', result: { status: 'error', message: `the judge model must be the profile's ${profile.judge_model} (its cache keys depend on it), not ${live.endpoint.model}` } };
+      return {
+        status: 'stopped',
+        result: {
+          status: 'error',
+          message: `the judge model must be the profile's ${profile.judge_model} (its cache keys depend on it), not ${live.endpoint.model}`,
+        },
+      };
     }
     let provider;
     try {
-      provider = createJudgeProvider(live.endpoint, profile.response_format && live.endpoint.provider === 'openai' ? { responseFormat: profile.response_format } : {});
+      provider = createJudgeProvider(
+        live.endpoint,
+        profile.response_format && live.endpoint.provider === 'openai'
+          ? { responseFormat: profile.response_format }
+          : {},
+      );
     } catch (error) {
       return { status: 'stopped', result: { status: 'error', message: message(error) } };
     }
     const control = new JudgeRunControl();
     this.control = control;
     const retry = live.maxAttempts !== undefined ? { maxAttempts: live.maxAttempts } : {};
-    const common = { cache: this.layered, provider, control, retry, ...(live.concurrency ? { concurrency: live.concurrency } : {}) };
+    const common = {
+      cache: this.layered,
+      provider,
+      control,
+      retry,
+      ...(live.concurrency ? { concurrency: live.concurrency } : {}),
+    };
     try {
       const phase1 = await planJudgeCalls(tasks, predictions, profile);
       const first = await runJudgeCalls({ ...common, calls: phase1, ...(onProgress ? { onProgress } : {}) });

@@ -27,12 +27,18 @@ describe('layout detection', () => {
       layout: 'official',
       root: 'dataset/v1.0/',
     });
-    expect(detectLayout(['build/candidates.jsonl', 'build/rejected.jsonl'])).toEqual({ layout: 'build', root: 'build/' });
+    expect(detectLayout(['build/candidates.jsonl', 'build/rejected.jsonl'])).toEqual({
+      layout: 'build',
+      root: 'build/',
+    });
     expect(detectLayout(['manifest.json', 'notes.txt'])).toBeUndefined();
   });
 
   it('strips the picked folder name shared by every path', () => {
-    expect(stripCommonRoot(['v1.0/manifest.json', 'v1.0/dev/questions.jsonl'])).toEqual(['manifest.json', 'dev/questions.jsonl']);
+    expect(stripCommonRoot(['v1.0/manifest.json', 'v1.0/dev/questions.jsonl'])).toEqual([
+      'manifest.json',
+      'dev/questions.jsonl',
+    ]);
     expect(stripCommonRoot(['manifest.json', 'dev/questions.jsonl'])).toEqual(['manifest.json', 'dev/questions.jsonl']);
   });
 });
@@ -47,7 +53,9 @@ describe('loading our layout (the mini fixture release)', () => {
     expect(release.docs?.[0]?.doc_id).toMatch(/^SMPL\d{8}$/);
     expect(release.rejected?.length).toBe(4);
     const pinned = release.files.filter((f) => f.pin === 'ok').map((f) => f.path);
-    expect(pinned).toEqual(expect.arrayContaining(['full/questions.jsonl', 'full/tasks.jsonl', 'docs.parquet', 'build/rejected.jsonl']));
+    expect(pinned).toEqual(
+      expect.arrayContaining(['full/questions.jsonl', 'full/tasks.jsonl', 'docs.parquet', 'build/rejected.jsonl']),
+    );
     expect(release.files.every((f) => f.status === 'loaded' || f.status === 'missing')).toBe(true);
     expect(release.lacks).toContain('pool judgements');
   });
@@ -73,7 +81,9 @@ describe('loading our layout (the mini fixture release)', () => {
     const lines = new TextDecoder().decode(files.get('build/candidates.jsonl')).split('\n');
     lines[2] = '{"task_id": ';
     files.set('build/candidates.jsonl', new TextEncoder().encode(lines.join('\n')));
-    const descriptor = JSON.parse(new TextDecoder().decode(files.get('release.json'))) as { sha256: Record<string, string> };
+    const descriptor = JSON.parse(new TextDecoder().decode(files.get('release.json'))) as {
+      sha256: Record<string, string>;
+    };
     delete descriptor.sha256['build/candidates.jsonl'];
     files.set('release.json', new TextEncoder().encode(JSON.stringify(descriptor)));
     const release = await loadRelease(new MemorySource('mini', files));
@@ -93,14 +103,27 @@ describe('loading our layout (the mini fixture release)', () => {
 describe.skipIf(!hasShared)('loading the real v1.0 files (skipped when ../shared is absent)', () => {
   it('loads a picked folder in the official layout, lists what it ignores and pins both questions files', async () => {
     const files = readFolder(v10, 'epstein-bench-v1.0/');
-    const source = new FileListSource('picked', [...files].map(([p, bytes]) => ({ path: p, blob: new Blob([bytes as Uint8Array<ArrayBuffer>]) })));
+    const source = new FileListSource(
+      'picked',
+      [...files].map(([p, bytes]) => ({ path: p, blob: new Blob([bytes as Uint8Array<ArrayBuffer>]) })),
+    );
     const release = await loadRelease(source);
     expect(release.layout).toBe('official');
     expect(release.splits.full?.questions).toHaveLength(1038);
     expect(release.splits.full?.tasks).toBeUndefined();
     expect(release.splits.dev?.tasks).toHaveLength(50);
-    expect(release.files.filter((f) => f.pin === 'ok').map((f) => f.path).sort()).toEqual(['dev/questions.jsonl', 'full/questions.jsonl']);
-    expect(release.files.filter((f) => f.status === 'ignored').map((f) => f.path).sort()).toEqual(['README.md', 'full/tasks-sample.jsonl']);
+    expect(
+      release.files
+        .filter((f) => f.pin === 'ok')
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual(['dev/questions.jsonl', 'full/questions.jsonl']);
+    expect(
+      release.files
+        .filter((f) => f.status === 'ignored')
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual(['README.md', 'full/tasks-sample.jsonl']);
     expect(release.leaderboard?.entries).toHaveLength(7);
     expect(release.submissions.map((s) => s.slug)).toEqual(['bm25-reference', 'dense-reference']);
     expect(release.lacks).toContain('full answer key (tasks.jsonl)');

@@ -27,9 +27,13 @@ describe('the sample judge', () => {
     expect(containsTokens('anything', '')).toBe(false);
     expect(isRefusal(REFUSAL)).toBe(true);
     expect(isRefusal('Ostrava Holdings')).toBe(false);
-    expect(sampleJudgeReply({ tag: 'SCOREJUDGE' }, task, 'ostrava holdings ltd')).toBe('{"correct": true, "is_refusal": false}');
+    expect(sampleJudgeReply({ tag: 'SCOREJUDGE' }, task, 'ostrava holdings ltd')).toBe(
+      '{"correct": true, "is_refusal": false}',
+    );
     expect(sampleJudgeReply({ tag: 'SCOREJUDGE' }, task, REFUSAL)).toBe('{"correct": false, "is_refusal": true}');
-    expect(sampleJudgeReply({ tag: 'AGGJUDGE' }, task, 'Anna Kovacs, Carl Dunn')).toBe('{"matched_items": [true, false], "extra_items": 1}');
+    expect(sampleJudgeReply({ tag: 'AGGJUDGE' }, task, 'Anna Kovacs, Carl Dunn')).toBe(
+      '{"matched_items": [true, false], "extra_items": 1}',
+    );
     expect(sampleJudgeReply({ tag: 'PREMISEID' }, task, 'There was no 2011 yacht sale.')).toBe('{"identified": true}');
   });
 });
@@ -54,15 +58,29 @@ describe('the sample release scores', () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       for (const slug of descriptor.submissions!) {
-        const meta = JSON.parse(read(`submissions/${slug}/metadata.json`)) as { system_name: string; split: string; dataset_version: string };
+        const meta = JSON.parse(read(`submissions/${slug}/metadata.json`)) as {
+          system_name: string;
+          split: string;
+          dataset_version: string;
+        };
         const out = path.join(tmp, `${slug}.json`);
         const code = await score([
-          '--tasks', path.join(sample, 'full/tasks.jsonl'),
-          '--predictions', path.join(sample, `submissions/${slug}/predictions.jsonl`),
-          '--judge-profile', path.join(sample, 'judge-profile.json'),
-          '--judge-cache', path.join(sample, 'judge-cache.json'),
-          '--system-name', meta.system_name, '--split', meta.split, '--dataset-version', meta.dataset_version,
-          '--out', out,
+          '--tasks',
+          path.join(sample, 'full/tasks.jsonl'),
+          '--predictions',
+          path.join(sample, `submissions/${slug}/predictions.jsonl`),
+          '--judge-profile',
+          path.join(sample, 'judge-profile.json'),
+          '--judge-cache',
+          path.join(sample, 'judge-cache.json'),
+          '--system-name',
+          meta.system_name,
+          '--split',
+          meta.split,
+          '--dataset-version',
+          meta.dataset_version,
+          '--out',
+          out,
         ]);
         expect(code, slug).toBe(0);
         expect(readFileSync(out, 'utf8'), slug).toBe(read(`submissions/${slug}/scores.json`));

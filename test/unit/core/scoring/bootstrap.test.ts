@@ -13,41 +13,43 @@ interface Vectors {
   percentile_example: { first_3_values: number[]; p2_5: number; p97_5: number };
 }
 
-describe.runIf(hasShared)(`numpy PCG64 port against numpy 1.24 reference vectors${hasShared ? '' : ` (${sharedSkipReason})`}`, () => {
-  const vectors = hasShared ? (JSON.parse(readShared('golden/numpy/pcg64-bootstrap-vectors.json')) as Vectors) : null;
+describe.runIf(hasShared)(
+  `numpy PCG64 port against numpy 1.24 reference vectors${hasShared ? '' : ` (${sharedSkipReason})`}`,
+  () => {
+    const vectors = hasShared ? (JSON.parse(readShared('golden/numpy/pcg64-bootstrap-vectors.json')) as Vectors) : null;
 
-  it('seeds through SeedSequence to the same state and inc', () => {
-    const rng = Pcg64.fromSeed(vectors!.seed);
-    const { state, inc } = rng.getState();
-    expect(state.toString()).toBe(vectors!.pcg64_state_after_seeding.state);
-    expect(inc.toString()).toBe(vectors!.pcg64_state_after_seeding.inc);
-  });
+    it('seeds through SeedSequence to the same state and inc', () => {
+      const rng = Pcg64.fromSeed(vectors!.seed);
+      const { state, inc } = rng.getState();
+      expect(state.toString()).toBe(vectors!.pcg64_state_after_seeding.state);
+      expect(inc.toString()).toBe(vectors!.pcg64_state_after_seeding.inc);
+    });
 
-  it('produces the same first 8 raw uint64 outputs', () => {
-    const rng = Pcg64.fromSeed(vectors!.seed);
-    const raw = Array.from({ length: 8 }, () => rng.nextUint64().toString());
-    expect(raw).toEqual(vectors!.random_raw_first_8_uint64);
-  });
+    it('produces the same first 8 raw uint64 outputs', () => {
+      const rng = Pcg64.fromSeed(vectors!.seed);
+      const raw = Array.from({ length: 8 }, () => rng.nextUint64().toString());
+      expect(raw).toEqual(vectors!.random_raw_first_8_uint64);
+    });
 
-  it('draws the complete first stratified iteration exactly (integers(0, n, n) per type)', () => {
-    const rng = Pcg64.fromSeed(vectors!.seed);
-    for (const { n, draws } of vectors!.stratified_draw_sequence_first_iteration) {
-      const out = new Int32Array(n);
-      fillBoundedIntegers(rng, 0, n, out);
-      expect(Array.from(out)).toEqual(draws);
-    }
-  });
+    it('draws the complete first stratified iteration exactly (integers(0, n, n) per type)', () => {
+      const rng = Pcg64.fromSeed(vectors!.seed);
+      for (const { n, draws } of vectors!.stratified_draw_sequence_first_iteration) {
+        const out = new Int32Array(n);
+        fillBoundedIntegers(rng, 0, n, out);
+        expect(Array.from(out)).toEqual(draws);
+      }
+    });
 
-  it('matches random() and np.percentile on default_rng(1).random(1000)', () => {
-    const rng = Pcg64.fromSeed(1);
-    const values = Float64Array.from({ length: 1000 }, () => rng.nextDouble());
-    expect(Array.from(values.slice(0, 3))).toEqual(vectors!.percentile_example.first_3_values);
-    const sorted = values.slice().sort();
-    expect(numpyPercentileLinear(sorted, 2.5)).toBe(vectors!.percentile_example.p2_5);
-    expect(numpyPercentileLinear(sorted, 97.5)).toBe(vectors!.percentile_example.p97_5);
-  });
-});
-
+    it('matches random() and np.percentile on default_rng(1).random(1000)', () => {
+      const rng = Pcg64.fromSeed(1);
+      const values = Float64Array.from({ length: 1000 }, () => rng.nextDouble());
+      expect(Array.from(values.slice(0, 3))).toEqual(vectors!.percentile_example.first_3_values);
+      const sorted = values.slice().sort();
+      expect(numpyPercentileLinear(sorted, 2.5)).toBe(vectors!.percentile_example.p2_5);
+      expect(numpyPercentileLinear(sorted, 97.5)).toBe(vectors!.percentile_example.p97_5);
+    });
+  },
+);
 
 describe('numpy summation and bootstrap helpers', () => {
   it('sums pairwise in numpy order, which differs from left-to-right for some inputs', () => {
@@ -80,13 +82,22 @@ describe('numpy summation and bootstrap helpers', () => {
   it('returns [0, 0] with no strata and a degenerate interval for constant strata', () => {
     const settings = { iterations: 50, percentiles: [2.5, 97.5] as const };
     expect(stratifiedBootstrapCi(new Map(), Pcg64.fromSeed(1), settings)).toEqual([0, 0]);
-    const ci = stratifiedBootstrapCi(new Map([['a', [1, 1, 1]], ['b', [0]]]), Pcg64.fromSeed(1), settings);
+    const ci = stratifiedBootstrapCi(
+      new Map([
+        ['a', [1, 1, 1]],
+        ['b', [0]],
+      ]),
+      Pcg64.fromSeed(1),
+      settings,
+    );
     expect(ci).toEqual([0.5, 0.5]);
   });
 
   it('runs 1000 iterations over 1,038 tasks twice in well under a second', () => {
     const sizes = [823, 111, 27, 7, 32, 38];
-    const byType = new Map(sizes.map((n, t) => [String(t), Array.from({ length: n }, (_, i) => ((i * 7 + t) % 3) / 2)]));
+    const byType = new Map(
+      sizes.map((n, t) => [String(t), Array.from({ length: n }, (_, i) => ((i * 7 + t) % 3) / 2)]),
+    );
     const rng = Pcg64.fromSeed(20260705);
     const start = performance.now();
     stratifiedBootstrapCi(byType, rng, { iterations: 1000, percentiles: [2.5, 97.5] });

@@ -16,8 +16,23 @@ describe('compareScores (scripts/compare_scores.py)', () => {
   });
 
   it('reports keys in one file only, list lengths, numbers beyond tolerance and strings; ignores judge_errors', () => {
-    const committed = { b: 1, per_type: { x: 0.5 }, overall_cited_correctness: 0.5, ci: [1, 2], name: 'a', judge_errors: 0, only: 1 };
-    const recomputed = { b: 1.0000001, per_type: { x: 0.64 }, overall_cited_correctness: 0.53, ci: [1], name: 'b', judge_errors: 3 };
+    const committed = {
+      b: 1,
+      per_type: { x: 0.5 },
+      overall_cited_correctness: 0.5,
+      ci: [1, 2],
+      name: 'a',
+      judge_errors: 0,
+      only: 1,
+    };
+    const recomputed = {
+      b: 1.0000001,
+      per_type: { x: 0.64 },
+      overall_cited_correctness: 0.53,
+      ci: [1],
+      name: 'b',
+      judge_errors: 3,
+    };
     expect(compareScores(committed, recomputed).map((m) => m.message)).toEqual([
       'scores.ci: list lengths differ',
       "scores.name: committed 'a' vs recomputed 'b'",
@@ -45,10 +60,13 @@ describe.runIf(hasShared)(`published leaderboard and submissions${hasShared ? ''
   });
 
   it('finds a committed scores.json equal to itself and different from another system', () => {
-    const bm25 = JSON.parse(readShared('epstein-bench-v1.0', 'submissions', 'bm25-reference', 'scores.json')) as unknown;
-    const dense = JSON.parse(readShared('epstein-bench-v1.0', 'submissions', 'dense-reference', 'scores.json')) as unknown;
+    const bm25 = JSON.parse(
+      readShared('epstein-bench-v1.0', 'submissions', 'bm25-reference', 'scores.json'),
+    ) as unknown;
+    const dense = JSON.parse(
+      readShared('epstein-bench-v1.0', 'submissions', 'dense-reference', 'scores.json'),
+    ) as unknown;
     expect(compareScores(bm25, bm25)).toEqual([]);
     expect(compareScores(bm25, dense).map((m) => m.path)).toContain('scores.retrieval.recall@5');
   });
 });
-

@@ -9,9 +9,12 @@ export const testProfile: JudgeProfile = {
   gate_max_citations: 3,
   judge_error_abort_ratio: 0.02,
   prompts: {
-    answer: '[SCOREJUDGE] {"correct": true|false}\n\nQuestion: {question}\nReference answer: {reference_answer}\n<system_answer>\n{answer}\n</system_answer>',
-    aggregation: '[AGGJUDGE] [true|false x {n_gold_items}]\n\nQuestion: {question}\nGold items: {gold_items_python_repr}\n<system_answer>\n{answer}\n</system_answer>',
-    premise_id: '[PREMISEID]\n\nQuestion: {question}\nFalse presupposition: {false_presupposition}\n<system_answer>\n{answer}\n</system_answer>',
+    answer:
+      '[SCOREJUDGE] {"correct": true|false}\n\nQuestion: {question}\nReference answer: {reference_answer}\n<system_answer>\n{answer}\n</system_answer>',
+    aggregation:
+      '[AGGJUDGE] [true|false x {n_gold_items}]\n\nQuestion: {question}\nGold items: {gold_items_python_repr}\n<system_answer>\n{answer}\n</system_answer>',
+    premise_id:
+      '[PREMISEID]\n\nQuestion: {question}\nFalse presupposition: {false_presupposition}\n<system_answer>\n{answer}\n</system_answer>',
   },
   bootstrap: { iterations: 200, seed: 7, percentiles: [2.5, 97.5] },
 };

@@ -5,7 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import type { JudgeProfile } from '../../../../src/core/release/types.ts';
 import { parsePredictions } from '../../../../src/core/scoring/predictions.ts';
-import { JudgeCallMissingError, planJudgeCalls, planPremiseCalls, scoreSubmission } from '../../../../src/core/scoring/score.ts';
+import {
+  JudgeCallMissingError,
+  planJudgeCalls,
+  planPremiseCalls,
+  scoreSubmission,
+} from '../../../../src/core/scoring/score.ts';
 import type { JudgeFn } from '../../../../src/core/scoring/score.ts';
 import { parseJudgeProfile, parseTasksJsonl } from '../../../../src/core/scoring/scoring-inputs.ts';
 import { goldenCases, hasShared, readShared, sharedSkipReason } from './shared-data.ts';
@@ -42,7 +47,9 @@ function cacheJudge(verdicts: Record<string, string>): JudgeFn {
 }
 
 describe.runIf(hasShared)(`golden cases of the canonical scorer${hasShared ? '' : ` (${sharedSkipReason})`}`, () => {
-  const profile: JudgeProfile | null = hasShared ? parseJudgeProfile(JSON.parse(readShared('epstein-bench-v1.0', 'judge-profile.json'))) : null;
+  const profile: JudgeProfile | null = hasShared
+    ? parseJudgeProfile(JSON.parse(readShared('epstein-bench-v1.0', 'judge-profile.json')))
+    : null;
 
   for (const name of goldenCases) {
     describe(name, () => {
@@ -54,7 +61,12 @@ describe.runIf(hasShared)(`golden cases of the canonical scorer${hasShared ? '' 
       });
 
       it('renders every prompt byte for byte, with the same keys, in the same order', async () => {
-        const outcome = await scoreSubmission({ tasks: c!.tasks, predictions: c!.predictions, profile: profile!, judge: cacheJudge(c!.verdicts) });
+        const outcome = await scoreSubmission({
+          tasks: c!.tasks,
+          predictions: c!.predictions,
+          profile: profile!,
+          judge: cacheJudge(c!.verdicts),
+        });
         expect(outcome.calls.length).toBe(c!.calls.length);
         outcome.calls.forEach((call, i) => {
           const g = c!.calls[i]!;
@@ -85,7 +97,11 @@ describe.runIf(hasShared)(`golden cases of the canonical scorer${hasShared ? '' 
           predictions: c!.predictions,
           profile: profile!,
           judge: cacheJudge(c!.verdicts),
-          extras: { system_name: s.system_name as string, split: s.split as string, dataset_version: s.dataset_version as string },
+          extras: {
+            system_name: s.system_name as string,
+            split: s.split as string,
+            dataset_version: s.dataset_version as string,
+          },
         });
         expect(Object.keys(outcome.report)).toEqual(Object.keys(s));
         expect(outcome.report).toStrictEqual(s);
@@ -98,4 +114,3 @@ describe.runIf(hasShared)(`golden cases of the canonical scorer${hasShared ? '' 
     });
   }
 });
-

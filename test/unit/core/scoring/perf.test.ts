@@ -9,7 +9,14 @@ import { parsePredictions } from '../../../../src/core/scoring/predictions.ts';
 import { computeDeterministicMetrics, scoreSubmission } from '../../../../src/core/scoring/score.ts';
 import { jsonl, task, items, testProfile } from './fixtures.ts';
 
-const COUNTS: [TaskType, number][] = [['aggregation', 111], ['single_hop', 823], ['timeline', 27], ['dossier', 7], ['unanswerable', 32], ['false_premise', 38]];
+const COUNTS: [TaskType, number][] = [
+  ['aggregation', 111],
+  ['single_hop', 823],
+  ['timeline', 27],
+  ['dossier', 7],
+  ['unanswerable', 32],
+  ['false_premise', 38],
+];
 
 function fullSizeSplit(): { tasks: Task[]; text: string } {
   const tasks: Task[] = [];
@@ -20,7 +27,12 @@ function fullSizeSplit(): { tasks: Task[]; text: string } {
       const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
       const gold = Array.from({ length: 6 }, (_, j) => `EFTA${String(n * 10 + j).padStart(8, '0')}`);
       const list = type === 'aggregation' || type === 'dossier';
-      tasks.push(task(id, type, { gold_docs: type === 'unanswerable' || type === 'false_premise' ? [] : gold, items: list ? items(['x', [gold[0]!]], ['y', []]) : null }));
+      tasks.push(
+        task(id, type, {
+          gold_docs: type === 'unanswerable' || type === 'false_premise' ? [] : gold,
+          items: list ? items(['x', [gold[0]!]], ['y', []]) : null,
+        }),
+      );
       rows.push({
         task_id: id,
         answer: `An answer of about a hundred characters for task ${n}, citing documents and giving dates like 2015-01-10.`,
@@ -52,7 +64,11 @@ describe('scorer speed at full split size (1,038 predictions)', () => {
   it('builds the full report from a warm cache fast (goal 1 s)', async () => {
     const predictions = parsePredictions(text, tasks);
     const judge = async (call: { tag: string }) =>
-      call.tag === 'AGGJUDGE' ? '{"matched_items": [true, false], "extra_items": 1}' : call.tag === 'PREMISEID' ? '{"identified": true}' : '{"correct": true, "is_refusal": true}';
+      call.tag === 'AGGJUDGE'
+        ? '{"matched_items": [true, false], "extra_items": 1}'
+        : call.tag === 'PREMISEID'
+          ? '{"identified": true}'
+          : '{"correct": true, "is_refusal": true}';
     const profile = { ...testProfile, bootstrap: { ...testProfile.bootstrap, iterations: 1000 } };
     const start = performance.now();
     const outcome = await scoreSubmission({ tasks, predictions, profile, judge });

@@ -12,10 +12,17 @@ async function* chunked(text: string, size: number): AsyncIterable<Uint8Array> {
 
 describe('predictions.jsonl validation', () => {
   it('accepts a BOM, CRLF and lone CR line ends and blank lines, and normalises fields (spec 2.1)', () => {
-    const text = '\ufeff{"task_id": "a", "answer": null, "citations": ["x", "x", "y"], "retrieved": ["r1", "r2", "r1", "r3"]}\r\n\r\n  \r{"task_id": "b", "answer": "B"}\r\n';
+    const text =
+      '\ufeff{"task_id": "a", "answer": null, "citations": ["x", "x", "y"], "retrieved": ["r1", "r2", "r1", "r3"]}\r\n\r\n  \r{"task_id": "b", "answer": "B"}\r\n';
     const r = parsePredictions(text, tasks);
     expect(r.issues).toEqual([]);
-    expect(r.byTaskId.get('a')).toEqual({ task_id: 'a', line: 1, answer: '', citations: ['x', 'x', 'y'], retrieved: ['r1', 'r2', 'r3'] });
+    expect(r.byTaskId.get('a')).toEqual({
+      task_id: 'a',
+      line: 1,
+      answer: '',
+      citations: ['x', 'x', 'y'],
+      retrieved: ['r1', 'r2', 'r3'],
+    });
     expect(r.byTaskId.get('b')!.line).toBe(4);
   });
 
@@ -71,10 +78,12 @@ describe('predictions.jsonl validation', () => {
   });
 
   it('keeps the int/float kind of telemetry sums like Python (7504 vs 7504.0; 0 vs 0.0)', () => {
-    const intText = '{"task_id": "a", "answer": "x", "usage": {"input_tokens": 10, "output_tokens": 5}, "cost_usd": 0}\n{"task_id": "b", "answer": "y", "cost_usd": 0}\n';
+    const intText =
+      '{"task_id": "a", "answer": "x", "usage": {"input_tokens": 10, "output_tokens": 5}, "cost_usd": 0}\n{"task_id": "b", "answer": "y", "cost_usd": 0}\n';
     const r1 = parsePredictions(intText, tasks);
     expect(r1.telemetry).toEqual({ tokens: { total: 15, isInt: true }, cost: { total: 0, isInt: true } });
-    const floatText = '{"task_id": "a", "answer": "x", "usage": {"input_tokens": 10.0, "output_tokens": 5}, "cost_usd": 0.0}\n{"task_id": "b", "answer": "y", "usage": {}}\n';
+    const floatText =
+      '{"task_id": "a", "answer": "x", "usage": {"input_tokens": 10.0, "output_tokens": 5}, "cost_usd": 0.0}\n{"task_id": "b", "answer": "y", "usage": {}}\n';
     const r2 = parsePredictions(floatText, tasks);
     expect(r2.telemetry).toEqual({ tokens: { total: 15, isInt: false }, cost: { total: 0, isInt: false } });
   });

@@ -7,20 +7,21 @@ import { CanonicalScorerCrash, pyInt, pyList, pyTruthy } from '../../../../src/c
 
 describe('pyReprStr (values printed by CPython 3.11 repr())', () => {
   const cases: [string, string][] = [
-      ["a", "'a'"],
-      ["b's", "\"b's\""],
-      ["say \"hi\"", "'say \"hi\"'"],
-      ["both ' and \"", "'both \\' and \"'"],
-      ["back\\slash", "'back\\\\slash'"],
-      ["tab\tnl\ncr\r", "'tab\\tnl\\ncr\\r'"],
-      ["\u0000\u001f\u007f", "'\\x00\\x1f\\x7f'"],
-      ["\u0080\u009f\u00a0\u00ad\u00e9", "'\\x80\\x9f\\xa0\\xad\u00e9'"],
-      ["\u2028\u200b\u3000\ufeff\ue000", "'\\u2028\\u200b\\u3000\\ufeff\\ue000'"],
-      ["\ud83d\ude00\udb40\udc01", "'\ud83d\ude00\\U000e0001'"],
-      ["\u00e9\u2014\u00fc \u65e5\u672c", "'\u00e9\u2014\u00fc \u65e5\u672c'"],
-      ["\ud800x", "'\\ud800x'"],
-      ["\udbff\udfff", "'\\U0010ffff'"],
-      ["\u0378", "'\\u0378'"],  ];
+    ['a', "'a'"],
+    ["b's", '"b\'s"'],
+    ['say "hi"', '\'say "hi"\''],
+    ['both \' and "', "'both \\' and \"'"],
+    ['back\\slash', "'back\\\\slash'"],
+    ['tab\tnl\ncr\r', "'tab\\tnl\\ncr\\r'"],
+    ['\u0000\u001f\u007f', "'\\x00\\x1f\\x7f'"],
+    ['\u0080\u009f\u00a0\u00ad\u00e9', "'\\x80\\x9f\\xa0\\xad\u00e9'"],
+    ['\u2028\u200b\u3000\ufeff\ue000', "'\\u2028\\u200b\\u3000\\ufeff\\ue000'"],
+    ['\ud83d\ude00\udb40\udc01', "'\ud83d\ude00\\U000e0001'"],
+    ['\u00e9\u2014\u00fc \u65e5\u672c', "'\u00e9\u2014\u00fc \u65e5\u672c'"],
+    ['\ud800x', "'\\ud800x'"],
+    ['\udbff\udfff', "'\\U0010ffff'"],
+    ['\u0378', "'\\u0378'"],
+  ];
   it.each(cases)('repr(%j) = %s', (input, expected) => {
     expect(pyReprStr(input)).toBe(expected);
   });
@@ -76,7 +77,10 @@ describe('pyFloatRepr (Python repr(float), printed by CPython 3.11)', () => {
 
 describe('pyJsonLoads (json.loads with Python value kinds)', () => {
   it('keeps int and float apart and accepts NaN / Infinity like Python', () => {
-    const v = pyJsonLoads('{"a": 2, "b": 2.0, "c": 1e2, "d": NaN, "e": -Infinity, "f": [true, null, "x"]}') as Map<string, unknown>;
+    const v = pyJsonLoads('{"a": 2, "b": 2.0, "c": 1e2, "d": NaN, "e": -Infinity, "f": [true, null, "x"]}') as Map<
+      string,
+      unknown
+    >;
     expect(v.get('a')).toBe(2n);
     expect(v.get('b')).toBe(2);
     expect(v.get('c')).toBe(100);
@@ -87,12 +91,18 @@ describe('pyJsonLoads (json.loads with Python value kinds)', () => {
 
   it('keeps the first position and the last value of a duplicated key', () => {
     const v = pyJsonLoads('{"a": 1, "b": 2, "a": 3}') as Map<string, unknown>;
-    expect([...v.entries()]).toEqual([['a', 3n], ['b', 2n]]);
+    expect([...v.entries()]).toEqual([
+      ['a', 3n],
+      ['b', 2n],
+    ]);
   });
 
-  it.each(['', 'yes', '{"a": 1} x', '\ufeff{}', '{"a": "line\nbreak"}', "{'a': 1}", '[1,]', '{"a": "\\q"}', '01'])('rejects %j', (text) => {
-    expect(() => pyJsonLoads(text)).toThrow(PyJsonDecodeError);
-  });
+  it.each(['', 'yes', '{"a": 1} x', '\ufeff{}', '{"a": "line\nbreak"}', "{'a': 1}", '[1,]', '{"a": "\\q"}', '01'])(
+    'rejects %j',
+    (text) => {
+      expect(() => pyJsonLoads(text)).toThrow(PyJsonDecodeError);
+    },
+  );
 
   it('decodes escapes and surrogate pairs', () => {
     expect(pyJsonLoads('"\\u00e9\\ud83d\\ude00\\n\\/"')).toBe('é😀\n/');
@@ -112,7 +122,8 @@ describe('Python truthiness, int() and list()', () => {
     expect(pyInt(2.7)).toBe(2n);
     expect(pyInt(-2.7)).toBe(-2n);
     expect(pyInt(true)).toBe(1n);
-    for (const bad of ['2.7', 'two', '', [1], new Map(), NaN, Infinity]) expect(() => pyInt(bad)).toThrow(CanonicalScorerCrash);
+    for (const bad of ['2.7', 'two', '', [1], new Map(), NaN, Infinity])
+      expect(() => pyInt(bad)).toThrow(CanonicalScorerCrash);
   });
 
   it('lists like list(): a str yields its characters, a dict its keys, a number fails', () => {
@@ -128,10 +139,14 @@ describe('pyJsonDumps (json.dumps indent=2) and questions lines', () => {
     const value = new Map<string, never>(
       Object.entries({ a: 0, b: 1n, c: [0.5, 1], d: {}, e: [], f: 'é"\n\u007f' }) as never,
     );
-    expect(pyJsonDumps(value)).toBe('{\n  "a": 0.0,\n  "b": 1,\n  "c": [\n    0.5,\n    1.0\n  ],\n  "d": {},\n  "e": [],\n  "f": "\\u00e9\\"\\n\\u007f"\n}');
+    expect(pyJsonDumps(value)).toBe(
+      '{\n  "a": 0.0,\n  "b": 1,\n  "c": [\n    0.5,\n    1.0\n  ],\n  "d": {},\n  "e": [],\n  "f": "\\u00e9\\"\\n\\u007f"\n}',
+    );
   });
 
   it('writes a questions.jsonl line with raw UTF-8 and ", " / ": " separators', () => {
-    expect(questionLine({ task_id: 'x', type: 'single_hop', question: 'Qué "dijo"?\t' })).toBe('{"task_id": "x", "type": "single_hop", "question": "Qué \\"dijo\\"?\\t"}\n');
+    expect(questionLine({ task_id: 'x', type: 'single_hop', question: 'Qué "dijo"?\t' })).toBe(
+      '{"task_id": "x", "type": "single_hop", "question": "Qué \\"dijo\\"?\\t"}\n',
+    );
   });
 });

@@ -24,10 +24,20 @@ describe('SearchSession on the sample release', () => {
     const run = parseRun(trecRun);
     expect(run.queries.size).toBe(tasks.length);
     const retrieved = (id: string) => run.queries.get(id)!.map((e) => e.docid);
-    const mean = (f: (t: (typeof answerable)[number]) => number) => answerable.reduce((s, t) => s + f(t), 0) / answerable.length;
-    expect(report.overall['recall@5']).toBeCloseTo(mean((t) => benchmarkRecallAt(retrieved(t.task_id), t.gold_docs, 5)), 12);
-    expect(report.overall['recall@20']).toBeCloseTo(mean((t) => benchmarkRecallAt(retrieved(t.task_id), t.gold_docs, 20)), 12);
-    expect(report.overall['ndcg@10']).toBeCloseTo(mean((t) => benchmarkNdcgAt10(retrieved(t.task_id), t.gold_docs)), 12);
+    const mean = (f: (t: (typeof answerable)[number]) => number) =>
+      answerable.reduce((s, t) => s + f(t), 0) / answerable.length;
+    expect(report.overall['recall@5']).toBeCloseTo(
+      mean((t) => benchmarkRecallAt(retrieved(t.task_id), t.gold_docs, 5)),
+      12,
+    );
+    expect(report.overall['recall@20']).toBeCloseTo(
+      mean((t) => benchmarkRecallAt(retrieved(t.task_id), t.gold_docs, 20)),
+      12,
+    );
+    expect(report.overall['ndcg@10']).toBeCloseTo(
+      mean((t) => benchmarkNdcgAt10(retrieved(t.task_id), t.gold_docs)),
+      12,
+    );
     const trec = trecEval(
       new Map(answerable.map((t) => [t.task_id, run.queries.get(t.task_id)!])),
       qrelsFromGold(answerable),
@@ -44,7 +54,9 @@ describe('SearchSession on the sample release', () => {
     const session = await SearchSession.open(new FolderSource(sample));
     const task = session.tasks('full')[0]!;
     const result = await session.search(task.question, 'bm25', 5);
-    expect(result.docs.map((d) => d.doc_id)).toEqual((await session.rank('bm25', task.question, 5)).map((d) => d.doc_id));
+    expect(result.docs.map((d) => d.doc_id)).toEqual(
+      (await session.rank('bm25', task.question, 5)).map((d) => d.doc_id),
+    );
     for (const d of result.docs) {
       expect(d.chunk_id!.startsWith(`${d.doc_id}#`)).toBe(true);
       expect(d.snippet!.length).toBeGreaterThan(0);
@@ -62,7 +74,15 @@ describe('evaluateRankings', () => {
         { task_id: 'b', type: 'single_hop', question: 'q', gold_docs: ['d3'] },
         { task_id: 'c', type: 'unanswerable', question: 'q', gold_docs: [] },
       ],
-      new Map([['a', [{ doc_id: 'd2', score: 2 }, { doc_id: 'x', score: 1 }]]]),
+      new Map([
+        [
+          'a',
+          [
+            { doc_id: 'd2', score: 2 },
+            { doc_id: 'x', score: 1 },
+          ],
+        ],
+      ]),
     );
     expect(r.n).toBe(2);
     expect(r.excluded).toBe(1);
@@ -75,7 +95,17 @@ describe('model manifest and snippets', () => {
   it('rejects a manifest with a bad field, naming it', () => {
     const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, kind: 'transformers.js', model: 'm', dim: 0 }));
     expect(() => parseModelManifest(bytes, 'index/model.json')).toThrow(/index\/model.json: field "dim"/);
-    const escape = { version: 1, kind: 'transformers.js', model: 'm', dim: 8, pooling: 'mean', normalize: true, max_chars: 8000, path: '../x', dtype: 'fp32' };
+    const escape = {
+      version: 1,
+      kind: 'transformers.js',
+      model: 'm',
+      dim: 8,
+      pooling: 'mean',
+      normalize: true,
+      max_chars: 8000,
+      path: '../x',
+      dtype: 'fp32',
+    };
     expect(() => parseModelManifest(new TextEncoder().encode(JSON.stringify(escape)), 'm.json')).toThrow(/"path"/);
   });
 

@@ -1,0 +1,66 @@
+/** The Score page's engine in Node, on the embedded sample release (files as Blobs, memory cache). */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MemoryJudgeCacheStore, ScoreSession } from '../../../../src/core/scoring/session/index.ts';
+
+const sample = path.resolve(__dirname, '../../../../static-data/sample');
+
+function files(dir: string, prefix = ''): Array<{ path: string; file: Blob }> {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory()
+      ? files(full, `${prefix}${name}/`)
+      : [{ path: `sample/${prefix}${name}`, file: new Blob([readFileSync(full)]) }];
+  });
+}
+
+describe('ScoreSession', () => {
+  it('scores a reference submission from the shipped judge cache to its committed scores.json', async () => {
+    const session = new ScoreSession(new MemoryJudgeCacheStore());
+    const info = await session.useRelease({ kind: 'files', label: 'sample', files: files(sample) });
+    expect(info.splits.map((s) => s.split)).toEqual(['full', 'dev']);
+    expect(info.shippedCacheEntries).toBeGreaterThan(100);
+    expect(info.leaderboardEntries).toBe(3);
+    const view = await session.useReleaseSubmission('primary', 'bm25-top-doc-sample');
+    expect(view.ok).toBe(true);
+    expect(view.deterministic?.n_tasks).toBe(150);
+    const plan = await session.plan('primary');
+    expect(plan.estimate.calls).toBe(0);
+    const meta = view.metadata!;
+    const result = await session.score('primary', {
+      extras: { system_name: meta.system_name, split: meta.split, dataset_version: meta.dataset_version },
+    });
+    expect(result.status).toBe('scored');
+    if (result.status !== 'scored') return;
+    expect(result.scorecard.scoresJson).toBe(
+      readFileSync(path.join(sample, 'submissions/bm25-top-doc-sample/scores.json'), 'utf8'),
+    );
+    expect(result.scorecard.leaderboard?.entries).toHaveLength(4);
+    expect(result.scorecard.rows).toHaveLength(150);
+    const detail = session.detail('primary', result.scorecard.rows[0]!.task_id);
+    expect(detail?.calls[0]?.prompt).toContain('<system_answer>');
+  });
+
+  it('reports missing judge calls, empty and invalid files, and dropped inputs with file and line', async () => {
+    const session = new ScoreSession(new MemoryJudgeCacheStore());
+    const tasks = readFileSync(path.join(sample, 'full/tasks.jsonl'), 'utf8');
+    await session.useTasksFile('tasks.jsonl', new Blob([tasks]));
+    await expect(session.useProfileFile('judge-profile.json', new Blob(['{"judge_model": 3']))).rejects.toThrow(
+      /judge-profile.json: expected a JSON judge profile/,
+    );
+    await session.useProfileFile(
+      'judge-profile.json',
+      new Blob([readFileSync(path.join(sample, 'judge-profile.json'))]),
+    );
+    const empty = await session.setPredictions('primary', 'predictions.jsonl', new Blob([]));
+    expect(empty.fatal).toMatch(/predictions.jsonl is empty/);
+    const preds = readFileSync(path.join(sample, 'submissions/closed-book-sample-control/predictions.jsonl'), 'utf8');
+    const ok = await session.setPredictions('primary', 'predictions.jsonl', new Blob([preds]));
+    expect(ok.ok).toBe(true);
+    const result = await session.score('primary');
+    expect(result.status).toBe('missing');
+    if (result.status === 'missing') expect(result.missing).toBeGreaterThan(0);
+    await expect(session.useTasksFile('bad.jsonl', new Blob(['{"task_id": 1}\n']))).rejects.toThrow(/bad\.jsonl/);
+  });
+});
