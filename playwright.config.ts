@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, defineConfig } from '@playwright/test';
-import { findChromium, NO_BROWSER_HELP } from './test/e2e/find-browser.ts';
+import { chromiumLaunchOptions, findChromium, NO_BROWSER_HELP } from './test/e2e/find-browser.ts';
 
 const executablePath = findChromium();
 if (!executablePath && !existsSync(chromium.executablePath())) {
@@ -13,7 +13,7 @@ export default defineConfig({
   workers: 1,
   timeout: 120_000,
   expect: { timeout: 60_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: 'list',
   webServer: {
     command: 'npx vite preview --port 4173 --strictPort',
     url: 'http://localhost:4173/',
@@ -23,19 +23,6 @@ export default defineConfig({
   use: {
     baseURL: 'http://localhost:4173/',
     browserName: 'chromium',
-    launchOptions: {
-      ...(executablePath ? { executablePath } : {}),
-      // Without the background-networking flags Chromium keeps dialling Google on a closed network.
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions(),
   },
 });

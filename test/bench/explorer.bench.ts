@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { findChromium } from '../e2e/find-browser.ts';
+import { chromiumLaunchOptions } from '../e2e/find-browser.ts';
 import { projectRoot, startStaticServer } from '../e2e/support.ts';
 
 const TYPES = ['single_hop', 'aggregation', 'timeline', 'dossier', 'unanswerable', 'false_premise'] as const;
@@ -138,11 +138,7 @@ async function main(): Promise<void> {
   const site = await startPreview(4175);
   const synthetic = syntheticRelease(10_000);
   const data = await startStaticServer(synthetic);
-  const executablePath = findChromium();
-  const browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const out: Record<string, unknown[]> = { sample: [], synthetic_10k: [] };
     for (let r = 0; r < runs; r++) {

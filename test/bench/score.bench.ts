@@ -14,7 +14,7 @@ import { sampleJudge } from '../../src/core/sample/sample-judge.ts';
 import { parsePredictions } from '../../src/core/scoring/predictions.ts';
 import { scoreSubmission } from '../../src/core/scoring/score.ts';
 import { parseJudgeProfile, parseTasksJsonl } from '../../src/core/scoring/scoring-inputs.ts';
-import { findChromium } from '../e2e/find-browser.ts';
+import { chromiumLaunchOptions } from '../e2e/find-browser.ts';
 
 const N_TASKS = 1038;
 const RUNS = 5;
@@ -74,11 +74,7 @@ async function main(): Promise<void> {
   // vite preview serves dist/ as the site is served (wasm MIME types, static-data)
   const server = await preview({ root, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1', open: false } });
   const base = (server.resolvedUrls?.local[0] ?? '').replace(/\/$/, '');
-  const executablePath = findChromium();
-  const browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const page = await browser.newPage();
     await page.goto(`${base}/?view=score`);

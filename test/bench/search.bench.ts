@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
-import { findChromium } from '../e2e/find-browser.ts';
+import { chromiumLaunchOptions } from '../e2e/find-browser.ts';
 import { startStaticServer } from '../e2e/support.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -86,20 +86,7 @@ const vite = await createServer({
 });
 await vite.listen();
 const address = vite.httpServer!.address() as { port: number };
-const executablePath = findChromium();
-const browser = await chromium.launch({
-  ...(executablePath ? { executablePath } : {}),
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions());
 
 function chromiumRssMiB(): number {
   try {

@@ -28,3 +28,24 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | und
 export const NO_BROWSER_HELP =
   'No Chromium found. Set CHROMIUM_PATH, install a system Chromium (Debian/Ubuntu: `apt-get install -y chromium`), ' +
   'or, when online, run `npx playwright install chromium`.';
+
+/**
+ * Launch options for every Chromium we start (tests and benches). Without the
+ * background-networking flags Chromium keeps dialling Google on a closed network.
+ */
+export function chromiumLaunchOptions(): { executablePath?: string; args: string[] } {
+  const executablePath = findChromium();
+  return {
+    ...(executablePath ? { executablePath } : {}),
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  };
+}
