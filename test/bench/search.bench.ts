@@ -1,6 +1,6 @@
 /**
  * Browser bench of the search worker at full scale: `npx tsx test/bench/search.bench.ts
- * [--dir .bench/retrieval] [--model-release static-data/sample] [--queries 300]`.
+ * [--dir .bench/retrieval] [--model-release static-data/sample] [--queries 300] [--isolated]`.
  *
  * Needs the index files of the Node bench (`npx tsx src/cli/main.ts bench retrieval --out
  * .bench/retrieval`). They are served, as a minimal release (release.json naming them), by a
@@ -8,15 +8,21 @@
  * test/bench/search-bench.html, which starts the app's real search worker and hands it to
  * this script. Timings are taken inside the page, so they include the comlink round trip to
  * the worker but not Playwright's.
+ *
+ * The search worker's own memory is read over CDP (Runtime.getHeapUsage on the worker target,
+ * after a forced GC there). With --isolated the bench page is also cross-origin isolated (the
+ * site is not, and isolation gives onnxruntime 2 threads) so that
+ * performance.measureUserAgentSpecificMemory() can give Chromium's own per-worker figure.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type CDPSession } from '@playwright/test';
 import { createServer } from 'vite';
 import { chromiumLaunchOptions } from '../e2e/find-browser.ts';
 import { startStaticServer } from '../e2e/support.ts';
+import { loadBm25, loadDense } from '../../src/core/retrieval/index.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
@@ -27,6 +33,7 @@ const flag = (name: string, fallback: string) => {
 const benchDir = path.resolve(root, flag('dir', '.bench/retrieval'));
 const modelRelease = path.resolve(root, flag('model-release', 'static-data/sample'));
 const nQueries = Number(flag('queries', '300'));
+const isolated = args.includes('--isolated');
 
 for (const f of ['bm25.bin', 'dense.bin', 'queries.json', 'query-vectors.f32', 'results.json']) {
   if (!existsSync(path.join(benchDir, f))) {
@@ -44,6 +51,32 @@ const vecBytes = readFileSync(path.join(benchDir, 'query-vectors.f32'));
 const dim = results.dense.dim;
 const vectors = new Float32Array(vecBytes.buffer.slice(vecBytes.byteOffset, vecBytes.byteOffset + vecBytes.byteLength));
 const nVec = vectors.length / dim;
+
+/** Summed byteLength of the distinct ArrayBuffers reachable from a value (typed arrays, nested objects). */
+function heldArrayBufferBytes(root: unknown): number {
+  const seen = new Set<object>();
+  const buffers = new Set<ArrayBufferLike>();
+  const visit = (x: unknown): void => {
+    if (typeof x !== 'object' || x === null || seen.has(x)) return;
+    seen.add(x);
+    if (ArrayBuffer.isView(x)) buffers.add(x.buffer);
+    else if (x instanceof ArrayBuffer) buffers.add(x);
+    else for (const v of x instanceof Map ? x.values() : Object.values(x)) visit(v);
+  };
+  visit(root);
+  return [...buffers].reduce((s, b) => s + b.byteLength, 0);
+}
+
+// What the worker should hold once both indexes are loaded, decoded here by the same code.
+const decodedIndexBytes = (() => {
+  try {
+    const bm25 = loadBm25(readFileSync(path.join(benchDir, 'bm25.bin')));
+    const dense = loadDense(readFileSync(path.join(benchDir, 'dense.bin')), bm25.data.chunks);
+    return heldArrayBufferBytes([bm25, dense]);
+  } catch (e) {
+    return `n/a (${e instanceof Error ? e.message : String(e)})`;
+  }
+})();
 
 // A minimal release around the bench files (the vectors are synthetic: queries come with vectors).
 const site = mkdtempSync(path.join(tmpdir(), 'search-bench-'));
@@ -81,12 +114,22 @@ const modelFiles = existsSync(path.join(modelRelease, 'release.json'))
 const vite = await createServer({
   root,
   configFile: path.join(root, 'vite.config.ts'),
-  server: { port: 0, strictPort: false },
+  server: {
+    port: 0,
+    strictPort: false,
+    // credentialless, not require-corp: the index files come from the static server without CORP.
+    ...(isolated
+      ? { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'credentialless' } }
+      : {}),
+  },
   logLevel: 'error',
 });
 await vite.listen();
 const address = vite.httpServer!.address() as { port: number };
-const browser = await chromium.launch(chromiumLaunchOptions());
+const launch = chromiumLaunchOptions();
+// Without it measureUserAgentSpecificMemory() waits for the next natural GC (up to ~20 s).
+if (isolated) launch.args.push('--enable-blink-features=ForceEagerMeasureMemory');
+const browser = await chromium.launch(launch);
 
 function chromiumRssMiB(): number {
   try {
@@ -102,13 +145,96 @@ function chromiumRssMiB(): number {
   }
 }
 
+const MiB = 2 ** 20;
+
+/** Sends CDP commands to one child target over a page session, non-flat (Target.sendMessageToTarget). */
+type TargetChannel = (method: string, params?: object) => Promise<unknown>;
+
+/**
+ * A CDP channel to the page's dedicated worker. Playwright's CDP sessions are page-only and
+ * hide flat child sessions, so this attaches the old way: auto-attach without flatten, then
+ * wraps commands in Target.sendMessageToTarget and reads Target.receivedMessageFromTarget.
+ */
+async function attachToWorker(cdp: CDPSession, timeoutMs: number): Promise<TargetChannel> {
+  const sessionId = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no worker target attached within ${timeoutMs} ms`)), timeoutMs);
+    cdp.on('Target.attachedToTarget', (e) => {
+      if (e.targetInfo.type !== 'worker') return;
+      clearTimeout(timer);
+      resolve(e.sessionId);
+    });
+    cdp
+      .send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false })
+      .catch((e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      });
+  });
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  cdp.on('Target.receivedMessageFromTarget', (e) => {
+    if (e.sessionId !== sessionId) return;
+    const msg = JSON.parse(e.message) as { id?: number; result?: unknown; error?: { message: string } };
+    const waiter = msg.id === undefined ? undefined : pending.get(msg.id);
+    if (!waiter) return;
+    pending.delete(msg.id!);
+    if (msg.error) waiter.reject(new Error(msg.error.message));
+    else waiter.resolve(msg.result);
+  });
+  return (method, params = {}) => {
+    const id = nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      const fail = (e: unknown) => {
+        pending.delete(id);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      };
+      const timer = setTimeout(() => fail(new Error(`${method}: no reply from the worker in 30 s`)), 30_000);
+      pending.set(id, {
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      cdp
+        .send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) })
+        .catch(fail);
+    });
+  };
+}
+
+type HeapUsage = { usedSize: number; totalSize: number; embedderHeapUsedSize?: number; backingStorageSize?: number };
+
+/** The worker's retained memory: forced GC first, so only what it holds (the indexes) is left. */
+async function workerHeap(worker: TargetChannel): Promise<HeapUsage> {
+  await worker('HeapProfiler.collectGarbage');
+  return (await worker('Runtime.getHeapUsage')) as HeapUsage;
+}
+
+const heapTotal = (h: HeapUsage) => h.usedSize + (h.embedderHeapUsedSize ?? 0) + (h.backingStorageSize ?? 0);
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
+
 try {
   const page = await browser.newPage();
   // tsx (esbuild keepNames) wraps named functions in __name(); the evaluated code needs it too.
   await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
   const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
   await page.goto(`http://localhost:${address.port}/test/bench/search-bench.html`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  // Any comlink reply (an error here: nothing is open) means the worker's modules are evaluated.
+  await page.evaluate(async () => {
+    const { api } = (window as unknown as { searchBench: { api: { modelManifest(): Promise<unknown> } } }).searchBench;
+    await api.modelManifest().catch(() => undefined);
+  });
+  const pageIsolated = await page.evaluate(() => globalThis.crossOriginIsolated);
+  const worker = await attachToWorker(cdp, 10_000).catch((e: unknown) => errorText(e));
+  const workerBefore =
+    typeof worker === 'string' ? worker : await workerHeap(worker).catch((e: unknown) => errorText(e));
   const rssBefore = chromiumRssMiB();
   const q = queries.slice(0, nQueries);
   const v = Array.from({ length: Math.min(nQueries, nVec) }, (_, i) =>
@@ -158,6 +284,31 @@ try {
     .catch(() => ({ metrics: [] as Array<{ name: string; value: number }> }));
   const heap = metrics.metrics.find((x) => x.name === 'JSHeapUsedSize')?.value;
   const rssAfter = chromiumRssMiB();
+  const workerAfter =
+    typeof worker === 'string' ? worker : await workerHeap(worker).catch((e: unknown) => errorText(e));
+  const uasm = pageIsolated
+    ? await page
+        .evaluate(async () => {
+          type Measurement = {
+            bytes: number;
+            breakdown: Array<{ bytes: number; types: string[]; attribution: Array<{ url: string; scope: string }> }>;
+          };
+          const measure = (
+            performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<Measurement> }
+          ).measureUserAgentSpecificMemory?.bind(performance);
+          if (!measure) return 'n/a (performance.measureUserAgentSpecificMemory is missing)';
+          const m = await measure();
+          const ofWorker = m.breakdown.filter((b) =>
+            b.attribution.some((a) => a.scope === 'DedicatedWorkerGlobalScope'),
+          );
+          return {
+            worker: ofWorker.reduce((s, b) => s + b.bytes, 0),
+            types: [...new Set(ofWorker.flatMap((b) => b.types))].join('+') || 'no types',
+            all: m.bytes,
+          };
+        })
+        .catch((e: unknown) => `n/a (${errorText(e)})`)
+    : 'n/a (page not cross-origin isolated; run with --isolated)';
 
   let embed: { cold: number; p50: number; p95: number; n: number; label: string } | string =
     'no model in the model release';
@@ -200,6 +351,39 @@ try {
       .catch((e: unknown) => `failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
   }
 
+  const workerRow = (h: HeapUsage | string) =>
+    typeof h === 'string'
+      ? `n/a (${h})`
+      : `${(heapTotal(h) / MiB).toFixed(1)} MiB = JS ${(h.usedSize / MiB).toFixed(1)} + ArrayBuffers ${((h.backingStorageSize ?? NaN) / MiB).toFixed(1)} + Blink ${((h.embedderHeapUsedSize ?? NaN) / MiB).toFixed(1)}`;
+  const memoryRows: Array<[string, string, string]> = [
+    [
+      'search worker memory before loading (CDP getHeapUsage, after GC)',
+      workerRow(workerBefore),
+      'JS heap used + ArrayBuffer backing stores + Blink heap',
+    ],
+    [
+      'search worker memory after loading (CDP getHeapUsage, after GC)',
+      workerRow(workerAfter),
+      'goal < 600 MB (572 MiB); not counted: thread stack, malloc outside V8/Oilpan',
+    ],
+    [
+      'search worker memory after loading (measureUserAgentSpecificMemory)',
+      typeof uasm === 'string'
+        ? uasm
+        : `${(uasm.worker / MiB).toFixed(1)} MiB (${uasm.types}; whole page ${(uasm.all / MiB).toFixed(1)} MiB)`,
+      "goal < 600 MB (572 MiB); Chromium's per-worker attribution",
+    ],
+    [
+      'typed-array bytes of the decoded indexes (same decoder in Node)',
+      typeof decodedIndexBytes === 'string' ? decodedIndexBytes : `${(decodedIndexBytes / MiB).toFixed(1)} MiB`,
+      'cross-check of the ArrayBuffers above',
+    ],
+    [
+      'renderer RSS growth while loading (ps, cross-check)',
+      `${(rssAfter - rssBefore).toFixed(0)} MiB`,
+      'worker + page',
+    ],
+  ];
   const f = (x: number) => x.toFixed(2).padStart(9);
   const rows: Array<[string, string, string]> = [
     ['time to first BM25 query (open + fetch + decode + rank)', `${f(m.firstQuery)} ms`, 'goal < 3,000 ms'],
@@ -216,6 +400,7 @@ try {
       `${f(m.roundTrip.p50)} / ${f(m.roundTrip.p95)} ms`,
       'included above',
     ],
+    ...memoryRows,
     [
       'renderer processes RSS before / after loading',
       `${rssBefore.toFixed(0)} / ${rssAfter.toFixed(0)} MiB`,
@@ -230,8 +415,11 @@ try {
       typeof embed === 'string' ? '' : embed.label,
     ],
   ];
-  console.log(`\nsearch worker bench in Chromium ${browser.version()}, files from ${path.relative(root, benchDir)}`);
-  for (const [a, b, c] of rows) console.log(`${a.padEnd(58)} ${b.padEnd(26)} ${c}`);
+  console.log(
+    `\nsearch worker bench in Chromium ${browser.version()}, files from ${path.relative(root, benchDir)}, page cross-origin isolated: ${pageIsolated ? 'yes' : 'no'}`,
+  );
+  const widths = [0, 1].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const [a, b, c] of rows) console.log(`${a.padEnd(widths[0]!)} ${b.padEnd(widths[1]!)} ${c}`);
 } finally {
   await browser.close();
   await vite.close();

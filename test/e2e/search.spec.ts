@@ -3,7 +3,9 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { FolderSource } from '../../src/cli/folder-source.ts';
 import { parseRun } from '../../src/core/retrieval/index.ts';
+import { nodeEmbedderFor } from '../../src/cli/index-build/node-embedder.ts';
 import { SearchSession } from '../../src/core/search/index.ts';
+import { SEARCH_METHODS, type SearchMethod } from '../../src/core/search/types.ts';
 import { projectRoot } from './support.ts';
 
 const sampleDir = path.join(projectRoot, 'static-data/sample');
@@ -52,35 +54,47 @@ test('a task in the playground and on its page marks its gold documents in the r
   await expect(rankings.getByTestId('task-metrics-bm25')).toContainText('R@5');
 });
 
-test('"run all" reproduces the CLI numbers for BM25 and exports the run', async ({ page }) => {
-  const session = await SearchSession.open(new FolderSource(sampleDir));
-  const expected = await session.evaluate('bm25', 'full', 20);
-  await page.goto('/?view=search');
-  await page.getByTestId('run-all-method').selectOption('bm25');
-  await page.getByTestId('run-all-split').selectOption('full');
-  await page.getByTestId('run-all-start').click();
-  const card = page.getByTestId('run-all-scorecard');
-  await expect(card).toBeVisible();
-  const r = expected.report;
-  await expect(page.getByTestId('overall-recall5')).toHaveText(r.overall['recall@5'].toFixed(4));
-  await expect(page.getByTestId('overall-recall20')).toHaveText(r.overall['recall@20'].toFixed(4));
-  await expect(page.getByTestId('overall-ndcg10')).toHaveText(r.overall['ndcg@10'].toFixed(4));
-  await expect(page.getByTestId('overall-trec-map')).toHaveText(r.trec.map.toFixed(4));
-  for (const t of r.perType) {
-    await expect(card.locator(`[data-type="${t.type}"] td`).nth(2)).toHaveText(t['recall@5'].toFixed(4));
-  }
-  const download = page.waitForEvent('download');
-  await page.getByTestId('export-trec').click();
-  const file = await (await download).path();
-  // Same documents and ranks; scores may differ in the last bit (the browser's Math.log is not Node's).
-  const got = parseRun(readFileSync(file, 'utf8'));
-  const want = parseRun(expected.trecRun);
-  expect([...got.queries.keys()]).toEqual([...want.queries.keys()]);
-  for (const [qid, entries] of want.queries) {
-    const mine = got.queries.get(qid)!;
-    expect(mine.map((e) => e.docid)).toEqual(entries.map((e) => e.docid));
-    mine.forEach((e, i) =>
-      expect(Math.abs(e.score - entries[i]!.score)).toBeLessThan(1e-9 * Math.max(1, entries[i]!.score)),
-    );
-  }
-});
+// Dense query vectors come from onnxruntime-web here and onnxruntime-node in the CLI: they agree
+// to about 1e-6, so dense scores are compared with that tolerance; BM25 differs only in Math.log's last bit.
+const SCORE_TOLERANCE: Record<SearchMethod, number> = { bm25: 1e-9, dense: 1e-5, hybrid: 1e-9 };
+
+for (const method of SEARCH_METHODS) {
+  test(`"run all" reproduces the CLI numbers for ${method} and exports the run`, async ({ page }) => {
+    const session = await SearchSession.open(new FolderSource(sampleDir), {
+      embedderFor: nodeEmbedderFor({ base: 'http://127.0.0.1:9/unused', key: undefined }),
+    });
+    const expected = await session.evaluate(method, 'full', 20);
+    await page.goto('/?view=search');
+    await page.getByTestId('run-all-method').selectOption(method);
+    await page.getByTestId('run-all-split').selectOption('full');
+    await page.getByTestId('run-all-start').click();
+    const card = page.getByTestId('run-all-scorecard');
+    await expect(card).toBeVisible({ timeout: 60_000 });
+    const r = expected.report;
+    await expect(page.getByTestId('overall-recall5')).toHaveText(r.overall['recall@5'].toFixed(4));
+    await expect(page.getByTestId('overall-recall20')).toHaveText(r.overall['recall@20'].toFixed(4));
+    await expect(page.getByTestId('overall-ndcg10')).toHaveText(r.overall['ndcg@10'].toFixed(4));
+    await expect(page.getByTestId('overall-trec-map')).toHaveText(r.trec.map.toFixed(4));
+    for (const t of r.perType) {
+      await expect(card.locator(`[data-type="${t.type}"] td`).nth(2)).toHaveText(t['recall@5'].toFixed(4));
+    }
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-trec').click();
+    const file = await (await download).path();
+    const got = parseRun(readFileSync(file, 'utf8'));
+    const want = parseRun(expected.trecRun);
+    expect([...got.queries.keys()]).toEqual([...want.queries.keys()]);
+    for (const [qid, entries] of want.queries) {
+      const mine = got.queries.get(qid)!;
+      expect(
+        mine.map((e) => e.docid),
+        qid,
+      ).toEqual(entries.map((e) => e.docid));
+      mine.forEach((e, i) =>
+        expect(Math.abs(e.score - entries[i]!.score)).toBeLessThan(
+          SCORE_TOLERANCE[method] * Math.max(1, entries[i]!.score),
+        ),
+      );
+    }
+  });
+}

@@ -5,7 +5,12 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_TRAIN_OPTIONS, type TrainOptions, trainStaticEmbeddings } from '../../core/embed/train.ts';
+import {
+  DEFAULT_TRAIN_OPTIONS,
+  type StaticEmbeddings,
+  type TrainOptions,
+  trainStaticEmbeddings,
+} from '../../core/embed/train.ts';
 import { fp32ModelBytes, q8ModelBytes } from './onnx-model.ts';
 import { readChunks } from './read-chunks.ts';
 import { modelConfigJson, tokenizerConfigJson, tokenizerJson } from './tokenizer-files.ts';
@@ -32,17 +37,40 @@ export function denseInputText(text: string): string {
   return truncated === '' ? ' ' : truncated;
 }
 
+/** A trained model with what its training.json records. */
+export interface TrainedSampleModel {
+  embeddings: StaticEmbeddings;
+  options: TrainOptions;
+  chunks: number;
+}
+
+/** Trains on chunk texts in chunks.parquet row order (as the dense retriever sees them). */
+export function trainSampleModel(chunkTexts: readonly string[], train: Partial<TrainOptions> = {}): TrainedSampleModel {
+  const options: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...train };
+  const embeddings = trainStaticEmbeddings(
+    chunkTexts.map((t) => denseInputText(t)),
+    options,
+  );
+  return { embeddings, options, chunks: chunkTexts.length };
+}
+
 export async function buildSampleModel(
   releaseDir: string,
   outDir: string,
   opts: BuildModelOptions = {},
 ): Promise<BuiltModel> {
-  const options: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...opts.train };
   const chunks = await readChunks(releaseDir);
-  const model = trainStaticEmbeddings(
-    chunks.map((c) => denseInputText(c.text)),
-    options,
+  return writeSampleModel(
+    trainSampleModel(
+      chunks.map((c) => c.text),
+      opts.train,
+    ),
+    outDir,
   );
+}
+
+export async function writeSampleModel(trained: TrainedSampleModel, outDir: string): Promise<BuiltModel> {
+  const { embeddings: model, options } = trained;
   const vocabSize = model.vocab.length;
   const outputs: [string, Uint8Array][] = [
     ['config.json', json(modelConfigJson(vocabSize, model.dim))],
@@ -57,7 +85,7 @@ export async function buildSampleModel(
           'WordPiece tokens, 1/distance window co-occurrences, PPMI, randomized truncated SVD, SIF-weighted unit rows',
         source: 'chunks.parquet',
         options,
-        stats: { chunks: chunks.length, ...model.stats },
+        stats: { chunks: trained.chunks, ...model.stats },
       }),
     ],
   ];
@@ -73,7 +101,7 @@ export async function buildSampleModel(
     vocabSize,
     dim: model.dim,
     files,
-    stats: { chunks: chunks.length, tokens, cooccurrenceNonZeros, ppmiNonZeros },
+    stats: { chunks: trained.chunks, tokens, cooccurrenceNonZeros, ppmiNonZeros },
   };
 }
 

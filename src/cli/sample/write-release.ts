@@ -6,7 +6,12 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { runSamplePipeline, type SamplePipelineResult } from '../../core/sample/pipeline.ts';
 import { buildIndexes } from '../index-build/build-indexes.ts';
 import { listFolder, withIndexes } from '../index-build/register.ts';
-import { buildSampleModel, SAMPLE_MODEL_NAME } from '../model/build-model.ts';
+import {
+  SAMPLE_MODEL_NAME,
+  trainSampleModel,
+  writeSampleModel,
+  type TrainedSampleModel,
+} from '../model/build-model.ts';
 import { realPoolRetrievers } from '../index-build/pool-retrievers.ts';
 import { pyDumps } from '../../core/sample/pyjson.ts';
 import {
@@ -72,7 +77,17 @@ function prepareOutDir(outDir: string): void {
 
 export async function writeSampleRelease(outDir: string, seed = DEFAULT_SEED): Promise<WriteSampleResult> {
   const started = Date.now();
-  const pipeline = runSamplePipeline(seed, { retrievers: realPoolRetrievers });
+  // The model is trained once, from the chunks the pipeline cuts (= chunks.parquet), and serves
+  // both the pool's dense retriever and the shipped model files.
+  const trained: { model?: TrainedSampleModel } = {};
+  const pipeline = runSamplePipeline(seed, {
+    retrievers: (chunks) => {
+      trained.model = trainSampleModel(chunks.map((c) => c.text));
+      return realPoolRetrievers(chunks, trained.model.embeddings, SAMPLE_MODEL_NAME);
+    },
+  });
+  const { model } = trained;
+  if (!model) throw new Error('the sample pipeline asked for no pool retrievers');
   const rendered = await renderSampleFiles(pipeline);
   const bytes = new Map<string, Uint8Array>();
   const encoder = new TextEncoder();
@@ -80,13 +95,12 @@ export async function writeSampleRelease(outDir: string, seed = DEFAULT_SEED): P
   for (const [p, data] of parquetTables(rendered.tables)) bytes.set(p, data);
   // The retrieval indexes, over the chunks in chunks.parquet row order.
   const { chunk_id, doc_id, text } = rendered.tables.chunks;
-  // The sample's embedding model is trained from chunks.parquet (deterministic), then embeds the chunks.
+  // The model files are written to a scratch folder, from which transformers.js embeds the chunks.
   const work = mkdtempSync(path.join(tmpdir(), 'sample-model-'));
   let built: Awaited<ReturnType<typeof buildIndexes>>;
   try {
-    writeFileSync(path.join(work, PATHS.chunks), bytes.get(PATHS.chunks)!);
     const modelDir = path.join(work, SAMPLE_MODEL_PATH);
-    await buildSampleModel(work, modelDir);
+    await writeSampleModel(model, modelDir);
     for (const f of listFolder(modelDir))
       bytes.set(`${SAMPLE_MODEL_PATH}/${f}`, new Uint8Array(readFileSync(path.join(modelDir, f))));
     built = await buildIndexes(

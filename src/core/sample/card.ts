@@ -61,7 +61,7 @@ export function datasetCard(r: SamplePipelineResult, submissions: ReferenceSubmi
       `- **${n(r.full.length)} tasks** in the full split (dev: ${n(r.dev.length)}), six types, written fact first from the generator's world and verified by a deterministic gauntlet.`,
       `- **Corpus:** ${n(r.docs.length)} documents (${n(r.chunks.length)} chunks) dated ${y0}-${y1}: emails, flight logs and passenger manifests, deposition transcripts, calendars, invoices and wire confirmations, scanned letters and court notices.`,
       `- **World:** ${n(r.world.people.length)} invented people, ${n(r.world.orgs.length)} organisations, ${n(r.world.places.length)} places, ${n(r.world.aircraft.length)} aircraft, ${n(r.world.events.length)} dated events.`,
-      `- **Gold:** pooled from the top ${POOL_DEPTH} of each retriever (${r.retriever.name} in this build) plus source and alias-index documents, judged supports / partial / irrelevant.`,
+      `- **Gold:** pooled from the top ${POOL_DEPTH} of each retriever (${r.poolRetrievers.join(', ')}) plus source and alias-index documents, judged supports / partial / irrelevant.`,
       `- **Models:** generator \`${GENERATOR_MODEL}\`, adjudicator \`${ADJUDICATOR_MODEL}\`, pool judge \`${POOL_JUDGE_MODEL}\`: deterministic programs, not LLMs.`,
       '',
       '## Task types',

@@ -67,7 +67,10 @@ export interface SamplePipelineResult {
   drafts: Draft[];
   gauntlet: Gauntlet;
   gauntletReader: Reader;
+  /** The first pool retriever (BM25), which also serves the reference submission and absence checks. */
   retriever: Retriever;
+  /** Names of every pool retriever, in pooling order. */
+  poolRetrievers: string[];
 }
 
 export interface PipelineOptions {
@@ -194,6 +197,7 @@ export function runSamplePipeline(seed: number, options: PipelineOptions = {}): 
     gauntlet,
     gauntletReader: ctx.reader,
     retriever: retrievers[0]!,
+    poolRetrievers: retrievers.map((r) => r.name),
   };
 }
 

@@ -9,6 +9,7 @@ import { SAMPLE_MODEL_DIM, SAMPLE_MODEL_NAME, buildSampleModel } from '../../../
 import { embedChunks, embedTexts } from '../../../src/cli/model/embed-node.ts';
 import { readChunks } from '../../../src/cli/model/read-chunks.ts';
 import { createPrng } from '../../../src/core/embed/prng.ts';
+import { StaticEmbedder } from '../../../src/core/embed/static-embedder.ts';
 import { WordPieceEncoder } from '../../../src/core/embed/wordpiece.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -108,6 +109,23 @@ describe('embedTexts (transformers.js, local files only)', () => {
     const texts = [...SAMPLES, ...chunks.filter((_, i) => i % 13 === 0).map((c) => c.text)];
     for (const text of texts)
       expect(encoder.encode(text)).toEqual(tokenizer.encode(text, { add_special_tokens: false }));
+  });
+
+  it('StaticEmbedder (pure TS, used by pooling) equals the transformers.js vectors within 1e-5', async () => {
+    const vocab = JSON.parse(await readFile(path.join(modelDir, 'tokenizer.json'), 'utf8')) as {
+      model: { vocab: Record<string, number> };
+    };
+    const byId: string[] = [];
+    for (const [token, id] of Object.entries(vocab.model.vocab)) byId[id] = token;
+    const table = embeddingTable(await readFile(path.join(modelDir, 'onnx/model.onnx')));
+    const embedder = new StaticEmbedder({ vocab: byId, dim: SAMPLE_MODEL_DIM, table });
+    const chunks = await readChunks(release);
+    const texts = [...SAMPLES, ' ', ...chunks.filter((_, i) => i % 41 === 0).map((c) => c.text)];
+    const want = await embedTexts(modelDir, texts);
+    texts.forEach((text, i) => {
+      const got = embedder.embed(text);
+      for (let d = 0; d < SAMPLE_MODEL_DIM; d++) expect(Math.abs(got[d]! - want[i]![d]!)).toBeLessThan(1e-5);
+    });
   });
 
   it('gives a zero vector (not NaN) for a text without tokens, and q8 close to fp32', async () => {
