@@ -5,7 +5,7 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { serializeVerdictsJson } from '../core/judge/cache.ts';
-import { pyJsonString } from '../core/scoring/python-json-writer.ts';
+import { pyJsonDumps } from '../core/release/py-json.ts';
 import { JudgeCallMissingError } from '../core/scoring/score.ts';
 import type { JudgeFn } from '../core/scoring/score.ts';
 
@@ -91,7 +91,7 @@ export async function writeJudgeCacheEntry(dir: string, key: string, reply: stri
   await mkdir(folder, { recursive: true });
   const file = path.join(folder, `${key}.json`);
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `{"text": ${pyJsonString(reply)}}`, 'utf8');
+  await writeFile(tmp, pyJsonDumps({ text: reply }, { ensureAscii: true }), 'utf8');
   await rename(tmp, file);
 }
 

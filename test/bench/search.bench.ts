@@ -1,6 +1,7 @@
 /**
  * Browser bench of the search worker at full scale: `npx tsx test/bench/search.bench.ts
- * [--dir .bench/retrieval] [--model-release static-data/sample] [--queries 300] [--isolated]`.
+ * [--dir .bench/retrieval] [--model-release static-data/sample] [--queries 1000] [--naive-queries 30]
+ * [--isolated]`.
  *
  * Needs the index files of the Node bench (`npx tsx src/cli/main.ts bench retrieval --out
  * .bench/retrieval`). They are served, as a minimal release (release.json naming them), by a
@@ -8,6 +9,11 @@
  * test/bench/search-bench.html, which starts the app's real search worker and hands it to
  * this script. Timings are taken inside the page, so they include the comlink round trip to
  * the worker but not Playwright's.
+ *
+ * The plain-JS baselines (naive BM25 scan, float32 brute force, their RRF fusion) run on the
+ * page's main thread over the same files, on the first --naive-queries queries (they are slow),
+ * after the memory figures of the worker are taken; the page checks that the naive BM25 gives
+ * the worker's top-20 doc ids.
  *
  * The search worker's own memory is read over CDP (Runtime.getHeapUsage on the worker target,
  * after a forced GC there). With --isolated the bench page is also cross-origin isolated (the
@@ -18,11 +24,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type CDPSession } from '@playwright/test';
+import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { createServer } from 'vite';
 import { chromiumLaunchOptions } from '../e2e/find-browser.ts';
 import { startStaticServer } from '../e2e/support.ts';
 import { loadBm25, loadDense } from '../../src/core/retrieval/index.ts';
+import { percentile } from '../../src/cli/bench/stats.ts';
+import type { BaselineInput, BaselineLoad, BaselineSamples } from './search-bench-page.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
@@ -32,7 +40,8 @@ const flag = (name: string, fallback: string) => {
 };
 const benchDir = path.resolve(root, flag('dir', '.bench/retrieval'));
 const modelRelease = path.resolve(root, flag('model-release', 'static-data/sample'));
-const nQueries = Number(flag('queries', '300'));
+const nQueries = Number(flag('queries', '1000'));
+const nNaive = Number(flag('naive-queries', '30'));
 const isolated = args.includes('--isolated');
 
 for (const f of ['bm25.bin', 'dense.bin', 'queries.json', 'query-vectors.f32', 'results.json']) {
@@ -51,6 +60,15 @@ const vecBytes = readFileSync(path.join(benchDir, 'query-vectors.f32'));
 const dim = results.dense.dim;
 const vectors = new Float32Array(vecBytes.buffer.slice(vecBytes.byteOffset, vecBytes.byteOffset + vecBytes.byteLength));
 const nVec = vectors.length / dim;
+for (const [name, n, max] of [
+  ['queries', nQueries, queries.length],
+  ['naive-queries', nNaive, Math.min(nQueries, nVec)],
+] as const) {
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    console.error(`--${name} must be an integer from 1 to ${max}, got ${n}`);
+    process.exit(2);
+  }
+}
 
 /** Summed byteLength of the distinct ArrayBuffers reachable from a value (typed arrays, nested objects). */
 function heldArrayBufferBytes(root: unknown): number {
@@ -117,6 +135,8 @@ const vite = await createServer({
   server: {
     port: 0,
     strictPort: false,
+    // No file watcher, so no reload is pushed mid-run when a source file the page imports changes.
+    watch: null,
     // credentialless, not require-corp: the index files come from the static server without CORP.
     ...(isolated
       ? { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'credentialless' } }
@@ -218,14 +238,73 @@ const heapTotal = (h: HeapUsage) => h.usedSize + (h.embedderHeapUsedSize ?? 0) +
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
 
+type Latency = { p50: number; p95: number; n: number };
+const latency = (xs: number[]): Latency => ({ p50: percentile(xs, 0.5), p95: percentile(xs, 0.95), n: xs.length });
+
+/** The page's main-thread memory (the baselines live there), after a forced GC. */
+async function pageHeap(cdp: CDPSession): Promise<HeapUsage> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  return (await cdp.send('Runtime.getHeapUsage')) as HeapUsage;
+}
+
+interface BaselineResult {
+  load: BaselineLoad;
+  /** Growth of the page's heap + ArrayBuffers + Blink heap while the baselines are held. */
+  memory: number;
+  bm25: Latency;
+  dense: Latency;
+  hybrid: Latency;
+  agreement: BaselineSamples['agreement'];
+}
+
+/** Builds the plain-JS baselines on the page's main thread, times them, then lets them go. */
+async function measureBaselines(page: Page, cdp: CDPSession, input: BaselineInput): Promise<BaselineResult> {
+  type Bench = {
+    loadBaselines(base: string): Promise<BaselineLoad>;
+    runBaselines(input: BaselineInput): Promise<BaselineSamples>;
+    dropBaselines(): void;
+  };
+  const before = await pageHeap(cdp);
+  const load = await page.evaluate(
+    (base) => (window as unknown as { searchBench: Bench }).searchBench.loadBaselines(base),
+    files.url,
+  );
+  const held = await pageHeap(cdp);
+  try {
+    const s = await page.evaluate(
+      (input) => (window as unknown as { searchBench: Bench }).searchBench.runBaselines(input),
+      input,
+    );
+    return {
+      load,
+      memory: heapTotal(held) - heapTotal(before),
+      bm25: latency(s.bm25),
+      dense: latency(s.dense),
+      hybrid: latency(s.hybrid),
+      agreement: s.agreement,
+    };
+  } finally {
+    await page
+      .evaluate(() => (window as unknown as { searchBench: Bench }).searchBench.dropBaselines())
+      .catch(() => undefined);
+  }
+}
+
 try {
   const page = await browser.newPage();
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') console.error(`page ${msg.type()}: ${msg.text()}`);
+  });
+  page.on('crash', () => console.error('bench page crashed'));
   // tsx (esbuild keepNames) wraps named functions in __name(); the evaluated code needs it too.
   await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   await page.goto(`http://localhost:${address.port}/test/bench/search-bench.html`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) console.error(`bench page navigated mid-run to ${frame.url()}`);
+  });
   // Any comlink reply (an error here: nothing is open) means the worker's modules are evaluated.
   await page.evaluate(async () => {
     const { api } = (window as unknown as { searchBench: { api: { modelManifest(): Promise<unknown> } } }).searchBench;
@@ -237,10 +316,11 @@ try {
     typeof worker === 'string' ? worker : await workerHeap(worker).catch((e: unknown) => errorText(e));
   const rssBefore = chromiumRssMiB();
   const q = queries.slice(0, nQueries);
+  // Fewer stored vectors than queries (files of an older Node bench): the vectors are cycled.
   const v = Array.from({ length: Math.min(nQueries, nVec) }, (_, i) =>
     Array.from(vectors.subarray(i * dim, (i + 1) * dim)),
   );
-  const m = await page.evaluate(
+  const samples = await page.evaluate(
     async ({ base, q, v }) => {
       type Api = {
         open(spec: unknown): Promise<unknown>;
@@ -248,10 +328,6 @@ try {
         rank(method: string, query: string, k: number, vector?: Float32Array): Promise<unknown[]>;
       };
       const { api } = (window as unknown as { searchBench: { api: Api } }).searchBench;
-      const pct = (xs: number[], p: number) => {
-        const s = [...xs].sort((a, b) => a - b);
-        return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!;
-      };
       const t0 = performance.now();
       await api.open({ kind: 'url', base });
       await api.load('bm25');
@@ -268,17 +344,25 @@ try {
           await fn(i);
           xs.push(performance.now() - s);
         }
-        return { p50: pct(xs, 0.5), p95: pct(xs, 0.95), n };
+        return xs;
       };
       const vec = v.map((x) => Float32Array.from(x));
-      const bm25 = await time((i) => api.rank('bm25', q[i % q.length]!, 20), q.length);
-      const dense = await time((i) => api.rank('dense', '', 20, vec[i % vec.length]), vec.length);
-      const hybrid = await time((i) => api.rank('hybrid', q[i % q.length]!, 20, vec[i % vec.length]), vec.length);
+      const bm25 = await time((i) => api.rank('bm25', q[i]!, 20), q.length);
+      const dense = await time((i) => api.rank('dense', '', 20, vec[i % vec.length]), q.length);
+      const hybrid = await time((i) => api.rank('hybrid', q[i]!, 20, vec[i % vec.length]), q.length);
       const empty = await time(() => api.rank('bm25', 'zzzzqqqq', 1), 200);
       return { firstQuery, denseLoad, bm25, dense, hybrid, roundTrip: empty };
     },
     { base: files.url, q, v },
   );
+  const m = {
+    firstQuery: samples.firstQuery,
+    denseLoad: samples.denseLoad,
+    bm25: latency(samples.bm25),
+    dense: latency(samples.dense),
+    hybrid: latency(samples.hybrid),
+    roundTrip: latency(samples.roundTrip),
+  };
   const metrics = await cdp
     .send('Performance.getMetrics')
     .catch(() => ({ metrics: [] as Array<{ name: string; value: number }> }));
@@ -309,6 +393,12 @@ try {
         })
         .catch((e: unknown) => `n/a (${errorText(e)})`)
     : 'n/a (page not cross-origin isolated; run with --isolated)';
+
+  const baselines = await measureBaselines(page, cdp, {
+    queries: q.slice(0, nNaive),
+    vectors: v.slice(0, nNaive),
+    k: 20,
+  }).catch((e: unknown) => `failed: ${errorText(e)}`);
 
   let embed: { cold: number; p50: number; p95: number; n: number; label: string } | string =
     'no model in the model release';
@@ -385,16 +475,56 @@ try {
     ],
   ];
   const f = (x: number) => x.toFixed(2).padStart(9);
+  const distinct = nVec < nQueries ? `, ${nVec} distinct vectors cycled` : '';
+  const baselineRow = (name: string, ours: Latency, pick: (b: BaselineResult) => Latency): [string, string, string] => {
+    if (typeof baselines === 'string') return [`  baseline: ${name}`, baselines, ''];
+    const b = pick(baselines);
+    return [
+      `  baseline: ${name} p50 / p95 (n ${b.n})`,
+      `${f(b.p50)} / ${f(b.p95)} ms`,
+      `worker faster by ${(b.p50 / ours.p50).toFixed(1)}x at p50, ${(b.p95 / ours.p95).toFixed(1)}x at p95`,
+    ];
+  };
+  const fromInt8 = typeof baselines !== 'string' && baselines.load.denseRows === 'int8 rows dequantised to float32';
+  const baselineSetupRows: Array<[string, string, string]> =
+    typeof baselines === 'string'
+      ? []
+      : [
+          [
+            'plain-JS baselines load, page main thread (fetch / decode + build)',
+            `${f(baselines.load.fetchMs)} / ${f(baselines.load.buildMs)} ms`,
+            'BM25 decode + token array of every chunk; dense decode + float32 rows',
+          ],
+          [
+            'plain-JS baselines memory (page heap growth, CDP getHeapUsage after GC)',
+            `${(baselines.memory / MiB).toFixed(1)} MiB`,
+            typeof workerAfter === 'string'
+              ? ''
+              : `${(baselines.memory / heapTotal(workerAfter)).toFixed(1)}x the search worker's after loading`,
+          ],
+          [
+            'naive vs worker BM25: same top-20 doc ids, in order',
+            `${baselines.agreement.sameDocIds}/${baselines.agreement.of} queries`,
+            `max |score diff| on matching ranks ${baselines.agreement.maxScoreDiff.toExponential(1)}`,
+          ],
+        ];
   const rows: Array<[string, string, string]> = [
     ['time to first BM25 query (open + fetch + decode + rank)', `${f(m.firstQuery)} ms`, 'goal < 3,000 ms'],
     ['dense vectors load (fetch + check)', `${f(m.denseLoad)} ms`, ''],
     [`BM25 top-20 p50 / p95 (n ${m.bm25.n})`, `${f(m.bm25.p50)} / ${f(m.bm25.p95)} ms`, 'goal p95 < 10 ms'],
+    baselineRow("naive BM25, scan of every chunk's term ids", m.bm25, (b) => b.bm25),
     [
-      `dense top-20 given the vector p50 / p95 (n ${m.dense.n})`,
+      `dense top-20 given the vector p50 / p95 (n ${m.dense.n}${distinct})`,
       `${f(m.dense.p50)} / ${f(m.dense.p95)} ms`,
       'goal p95 < 10 ms',
     ],
-    [`hybrid top-20 p50 / p95 (n ${m.hybrid.n})`, `${f(m.hybrid.p50)} / ${f(m.hybrid.p95)} ms`, 'goal p95 < 15 ms'],
+    baselineRow(`float32 brute force${fromInt8 ? ' (int8 rows dequantised)' : ''}`, m.dense, (b) => b.dense),
+    [
+      `hybrid top-20 p50 / p95 (n ${m.hybrid.n}${distinct})`,
+      `${f(m.hybrid.p50)} / ${f(m.hybrid.p95)} ms`,
+      'goal p95 < 15 ms',
+    ],
+    baselineRow('RRF of naive BM25 40 + brute force 40', m.hybrid, (b) => b.hybrid),
     [
       'comlink round trip (empty query) p50 / p95',
       `${f(m.roundTrip.p50)} / ${f(m.roundTrip.p95)} ms`,
@@ -414,12 +544,16 @@ try {
         : `${embed.cold.toFixed(0)} / ${embed.p50.toFixed(1)} / ${embed.p95.toFixed(1)} ms (n ${embed.n})`,
       typeof embed === 'string' ? '' : embed.label,
     ],
+    ...baselineSetupRows,
   ];
   console.log(
     `\nsearch worker bench in Chromium ${browser.version()}, files from ${path.relative(root, benchDir)}, page cross-origin isolated: ${pageIsolated ? 'yes' : 'no'}`,
   );
   const widths = [0, 1].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const [a, b, c] of rows) console.log(`${a.padEnd(widths[0]!)} ${b.padEnd(widths[1]!)} ${c}`);
+  console.log(
+    'Worker times include the comlink round trip; the baselines are direct calls on the page main thread, so the ratios are conservative.',
+  );
 } finally {
   await browser.close();
   await vite.close();

@@ -171,6 +171,7 @@ test.describe('the sample release', () => {
   });
 
   test('every view in light and dark (screenshots for review)', async ({ page }) => {
+    test.setTimeout(300_000); // 21 full page loads, each loading the release again
     const task = full.find((t) => t.type === 'aggregation')!;
     const views: Array<[string, string]> = [
       ['tasks', '/'],

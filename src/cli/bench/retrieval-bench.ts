@@ -40,7 +40,7 @@ export function runRetrievalBench(options: RetrievalBenchOptions): Record<string
   const shape = options.scale === 'full' ? FULL_SHAPE : SMALL_SHAPE;
   const naiveQueries = options.scale === 'full' ? 30 : 100;
   const hybridNaiveQueries = options.scale === 'full' ? 10 : 50;
-  const denseQueries = options.scale === 'full' ? 500 : 300;
+  const denseQueries = options.scale === 'full' ? 1000 : 300;
   const recallQueries = 200;
   mkdirSync(options.outDir, { recursive: true });
   const write = (name: string, data: Uint8Array | string): void => writeFileSync(path.join(options.outDir, name), data);

@@ -1,6 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs, UsageError } from '../args.ts';
 import { FolderSource } from '../folder-source.ts';
+import { detectLayout } from '../../core/release/layout.ts';
 import { loadRelease, ReleaseRefused, type LoadedRelease } from '../../core/release/load.ts';
 import { manifestCountsFromTasks } from '../../core/release/manifest.ts';
 import { SPLITS } from '../../core/release/types.ts';
@@ -8,8 +11,9 @@ import { SPLITS } from '../../core/release/types.ts';
 const USAGE = `usage: npm run cli -- release-check <release-folder>
 
 Loads a release folder in either layout (ours: release.json; the benchmark's: manifest.json +
-full/ and dev/), validates every file, checks every sha256 pin, prints each file's status and the
-task counts per split and type.
+full/ and dev/), validates every file, checks every sha256 pin (also of the files the explorer
+does not parse: retrieval indexes, model files, the judge cache), prints each file's status and
+the task counts per split and type.
 Exit: 0 intact, 1 a pin failed or a file is invalid, 2 wrong usage.
 `;
 
@@ -44,6 +48,7 @@ export async function run(args: string[]): Promise<number> {
   let failed = false;
   for (const f of release.files) {
     if (f.status === 'missing' && !f.required) continue;
+    if (f.status === 'ignored' && release.descriptor.sha256?.[f.path] !== undefined) continue;
     const pin = f.pin === 'ok' ? 'sha256 ok' : f.pin === 'unchecked' ? 'not hashed' : '';
     process.stdout.write(
       `  ${f.status.padEnd(8)} ${f.path}${f.rows !== undefined && /\.(jsonl|parquet)$/.test(f.path) ? `  ${f.rows} rows` : ''}${pin ? `  ${pin}` : ''}\n`,
@@ -53,6 +58,10 @@ export async function run(args: string[]): Promise<number> {
       for (const issue of f.issues) process.stdout.write(`      ${issue.message}\n`);
       if (f.issueCount > f.issues.length) process.stdout.write(`      ...and ${f.issueCount - f.issues.length} more\n`);
     }
+  }
+  for (const line of checkOtherPins(folder, release)) {
+    process.stdout.write(`  ${line.status.padEnd(8)} ${line.path}  ${line.detail}\n`);
+    if (line.status !== 'pinned') failed = true;
   }
   if (release.lacks.length) process.stdout.write(`\nnot in this release: ${release.lacks.join(', ')}\n`);
 
@@ -79,4 +88,38 @@ export async function run(args: string[]): Promise<number> {
   }
   process.stdout.write(failed ? '\nrelease-check: FAILED\n' : '\nrelease-check: ok\n');
   return failed ? 1 : 0;
+}
+
+interface PinLine {
+  status: 'pinned' | 'invalid' | 'missing';
+  path: string;
+  detail: string;
+}
+
+/**
+ * The explorer leaves some pinned files to their own readers (the search worker hashes an index
+ * before using it, the scorer the judge cache); release-check hashes them all here.
+ */
+function checkOtherPins(folder: string, release: LoadedRelease): PinLine[] {
+  const pins = release.descriptor.sha256 ?? {};
+  const parsed = new Set(
+    release.files.filter((f) => f.status !== 'ignored' && f.status !== 'missing').map((f) => f.path),
+  );
+  const root = detectLayout(new FolderSource(folder).list())?.root ?? '';
+  const lines: PinLine[] = [];
+  for (const [file, pin] of Object.entries(pins)) {
+    if (parsed.has(file)) continue;
+    const full = path.join(folder, ...`${root}${file}`.split('/'));
+    if (!existsSync(full)) {
+      lines.push({ status: 'missing', path: file, detail: 'pinned in release.json but not in the folder' });
+      continue;
+    }
+    const actual = createHash('sha256').update(readFileSync(full)).digest('hex');
+    lines.push(
+      actual === pin
+        ? { status: 'pinned', path: file, detail: 'sha256 ok' }
+        : { status: 'invalid', path: file, detail: `sha256 ${actual}, release.json pins ${pin}` },
+    );
+  }
+  return lines;
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Manifest, SplitName, Task } from '../../core/release/types.ts';
 import { compareScores } from '../../core/scoring/compare.ts';
 import { sha256Hex } from '../../core/scoring/prompts.ts';
-import { questionLine } from '../../core/scoring/python-json-writer.ts';
+import { questionLine } from '../../core/release/jsonl.ts';
 import { UsageError, parseArgs } from '../args.ts';
 import { cacheOnlyJudge, openJudgeCache } from '../judge-cache-fs.ts';
 import {

@@ -13,7 +13,7 @@ import {
   type TrainedSampleModel,
 } from '../model/build-model.ts';
 import { realPoolRetrievers } from '../index-build/pool-retrievers.ts';
-import { pyDumps } from '../../core/sample/pyjson.ts';
+import { pyJsonDumpsIndent } from '../../core/release/py-json.ts';
 import {
   PATHS,
   renderSampleFiles,
@@ -116,7 +116,7 @@ export async function writeSampleRelease(outDir: string, seed = DEFAULT_SEED): P
   bytes.set(
     PATHS.descriptor,
     encoder.encode(
-      pyDumps(
+      pyJsonDumpsIndent(
         withIndexes(
           sampleDescriptor(
             pins,

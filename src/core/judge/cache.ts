@@ -1,4 +1,4 @@
-import { pythonJsonString } from './python-json.ts';
+import { pyJsonDumps } from '../release/py-json.ts';
 import type { JudgeCache } from './types.ts';
 
 /** A cache held in memory (tests, the CLI's offline scoring, a page without IndexedDB). */
@@ -65,10 +65,8 @@ export function parseVerdictsJson(text: string, source = 'verdicts.json'): Map<s
 
 /** Writes a map as the benchmark writes verdicts.json: keys sorted, indent 1, ASCII escapes, final newline. */
 export function serializeVerdictsJson(map: ReadonlyMap<string, string>): string {
-  const keys = [...map.keys()].sort();
-  if (keys.length === 0) return '{}\n';
-  const lines = keys.map((key) => ` ${pythonJsonString(key)}: ${pythonJsonString(map.get(key) ?? '')}`);
-  return `{\n${lines.join(',\n')}\n}\n`;
+  const sorted = new Map([...map.keys()].sort().map((key) => [key, map.get(key) ?? '']));
+  return `${pyJsonDumps(sorted, { indent: 1, ensureAscii: true })}\n`;
 }
 
 /** A file of an on-disk judge cache (folder or zip), with its path relative to any root. */
@@ -141,7 +139,7 @@ export function mapToCacheFiles(map: ReadonlyMap<string, string>, prefix = ''): 
     if (!isCacheKey(key)) throw new Error(`cache key ${JSON.stringify(key)} is not 64 hex digits`);
     return {
       path: `${root}${key.slice(0, 2)}/${key}.json`,
-      text: `{"text": ${pythonJsonString(map.get(key) ?? '')}}`,
+      text: pyJsonDumps({ text: map.get(key) ?? '' }, { ensureAscii: true }),
     };
   });
 }

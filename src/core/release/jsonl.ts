@@ -8,6 +8,7 @@
  */
 import { IssueList, describeLocation, makeIssue, renderFound, truncate, type ParseIssue } from './issues.ts';
 import { pyJsonDumps } from './py-json.ts';
+import type { Question } from './types.ts';
 import type { Validator } from './validate.ts';
 
 export { pyJsonDumps, pyJsonDumpsIndent, pyJsonString, pyFloatRepr, pyFloat, PyFloat } from './py-json.ts';
@@ -17,6 +18,11 @@ export function writeJsonl(rows: readonly unknown[]): string {
   let out = '';
   for (const row of rows) out += `${pyJsonDumps(row)}\n`;
   return out;
+}
+
+/** One questions.jsonl line for a task: its task_id, type and question in that order, then "\n". */
+export function questionLine(task: Question): string {
+  return `${pyJsonDumps({ task_id: task.task_id, type: task.type, question: task.question })}\n`;
 }
 
 export interface JsonlResult<T> {

@@ -1,8 +1,9 @@
-import type { Manifest, ManifestSplit, Question, ReleaseDescriptor, SplitName, Task } from '../release/types.ts';
+import { questionLine, writeJsonl } from '../release/jsonl.ts';
+import { pyJsonDumps, pyJsonDumpsIndent } from '../release/py-json.ts';
+import type { Manifest, ManifestSplit, ReleaseDescriptor, SplitName, Task } from '../release/types.ts';
 import { datasetCard } from './card.ts';
 import { sampleJudgeProfile } from './judge-profile.ts';
 import type { SamplePipelineResult } from './pipeline.ts';
-import { pyDumps, pyJsonl } from './pyjson.ts';
 import { referenceSubmissions, scoreReferenceSubmissions, type ReferenceSubmission } from './submissions.ts';
 import { SHIPPED_JUDGE_CACHE } from '../scoring/session/release-inputs.ts';
 
@@ -58,8 +59,6 @@ export async function sha256Hex(data: string | Uint8Array): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-const questionOf = (t: Task): Question => ({ task_id: t.task_id, type: t.type, question: t.question });
-
 function byType(tasks: Task[]): ManifestSplit['by_type'] {
   const out: ManifestSplit['by_type'] = {};
   for (const t of tasks) out[t.type] = (out[t.type] ?? 0) + 1;
@@ -71,26 +70,26 @@ export async function renderSampleFiles(r: SamplePipelineResult): Promise<Sample
   const splits: Record<SplitName, Task[]> = { full: r.full, dev: r.dev };
   const manifest: Manifest = { version: SAMPLE_DATASET_VERSION, splits: {} };
   for (const split of ['full', 'dev'] as const) {
-    const questions = pyJsonl(splits[split].map(questionOf));
+    const questions = splits[split].map(questionLine).join('');
     text.set(PATHS.questions(split), questions);
-    text.set(PATHS.tasks(split), pyJsonl(splits[split]));
+    text.set(PATHS.tasks(split), writeJsonl(splits[split]));
     manifest.splits[split] = {
       n_tasks: splits[split].length,
       by_type: byType(splits[split]),
       questions_sha256: await sha256Hex(questions),
     };
   }
-  text.set(PATHS.manifest, pyDumps(manifest, 2));
-  text.set(PATHS.entities, pyDumps(r.entities));
-  text.set(PATHS.targets, pyDumps(r.targets));
-  text.set(PATHS.candidates, pyJsonl(r.candidates));
-  text.set(PATHS.verified, pyJsonl(r.verified));
-  text.set(PATHS.pooled, pyJsonl(r.pooled));
-  text.set(PATHS.rejected, pyJsonl(r.rejected));
-  text.set(PATHS.rejection_details, pyJsonl(r.details));
-  text.set(PATHS.pool_dropped, pyJsonl(r.dropped));
-  text.set(PATHS.pool, pyJsonl(r.pool));
-  text.set(PATHS.judge_profile, pyDumps(sampleJudgeProfile(), 2));
+  text.set(PATHS.manifest, pyJsonDumpsIndent(manifest));
+  text.set(PATHS.entities, pyJsonDumps(r.entities));
+  text.set(PATHS.targets, pyJsonDumps(r.targets));
+  text.set(PATHS.candidates, writeJsonl(r.candidates));
+  text.set(PATHS.verified, writeJsonl(r.verified));
+  text.set(PATHS.pooled, writeJsonl(r.pooled));
+  text.set(PATHS.rejected, writeJsonl(r.rejected));
+  text.set(PATHS.rejection_details, writeJsonl(r.details));
+  text.set(PATHS.pool_dropped, writeJsonl(r.dropped));
+  text.set(PATHS.pool, writeJsonl(r.pool));
+  text.set(PATHS.judge_profile, pyJsonDumpsIndent(sampleJudgeProfile()));
   const docText = new Map(r.docs.map((d) => [d.doc_id, d.text]));
   const submissions = referenceSubmissions(r.full, manifest.splits.full!.questions_sha256, SAMPLE_DATASET_VERSION, {
     retriever: r.retriever,
@@ -99,8 +98,8 @@ export async function renderSampleFiles(r: SamplePipelineResult): Promise<Sample
     docText: (id) => docText.get(id) ?? '',
   });
   for (const s of submissions) {
-    text.set(`submissions/${s.slug}/metadata.json`, pyDumps(s.metadata, 2));
-    text.set(`submissions/${s.slug}/predictions.jsonl`, pyJsonl(s.predictions));
+    text.set(`submissions/${s.slug}/metadata.json`, pyJsonDumpsIndent(s.metadata));
+    text.set(`submissions/${s.slug}/predictions.jsonl`, writeJsonl(s.predictions));
   }
   const scored = await scoreReferenceSubmissions(r.full, submissions);
   for (const s of scored.submissions) text.set(`submissions/${s.slug}/scores.json`, s.scoresJson);

@@ -1,4 +1,5 @@
 import { serializeVerdictsJson } from '../judge/cache.ts';
+import { writeJsonl } from '../release/jsonl.ts';
 import type { Prediction, SubmissionMetadata, Task } from '../release/types.ts';
 import { parsePredictions } from '../scoring/predictions.ts';
 import { scoreSubmission, type ScoringOutcome } from '../scoring/score.ts';
@@ -6,7 +7,6 @@ import type { Gauntlet } from './gauntlet.ts';
 import type { Retriever } from './pool-bm25.ts';
 import type { Reader } from './reader.ts';
 import { sampleJudgeProfile } from './judge-profile.ts';
-import { pyJsonl } from './pyjson.ts';
 import { sampleJudge } from './sample-judge.ts';
 
 /** The SDK's canonical refusal (docs/benchmark-spec.md 1.5). */
@@ -115,7 +115,7 @@ export async function scoreReferenceSubmissions(
   const replies = new Map<string, string>();
   const scored: Array<{ slug: string; outcome: ScoringOutcome }> = [];
   for (const s of submissions) {
-    const predictions = parsePredictions(pyJsonl(s.predictions), tasks, { requireAnswerKey: false });
+    const predictions = parsePredictions(writeJsonl(s.predictions), tasks, { requireAnswerKey: false });
     if (!predictions.ok)
       throw new Error(`sample submission ${s.slug} is invalid: ${predictions.issues[0]?.message ?? ''}`);
     const answers = new Map([...predictions.byTaskId].map(([id, p]) => [id, p.answer]));

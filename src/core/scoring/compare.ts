@@ -2,7 +2,7 @@
  * scripts/compare_scores.py: walk committed and recomputed scores.json trees (keys sorted,
  * root path "scores") and list every mismatch beyond the CI tolerances of spec 2.6.
  */
-import { pyFloatRepr } from './python-float.ts';
+import { pyFloatRepr } from '../release/py-json.ts';
 import { pyReprStr } from './python-repr.ts';
 
 export const EPS = 1e-6;

@@ -1,4 +1,4 @@
-/** Python float semantics the report depends on: round(x, n) and repr(x). */
+/** Python's round(x, n) for floats, as the report depends on it (repr(x) is in release/py-json.ts). */
 
 const view = new DataView(new ArrayBuffer(8));
 
@@ -38,24 +38,4 @@ export function pyRound(x: number, ndigits: number): number {
   const twiceRest = (scaled - q * den) * 2n;
   if (twiceRest > den || (twiceRest === den && (q & 1n) === 1n)) q += 1n;
   return Number(`${negative ? '-' : ''}${q}e-${ndigits}`);
-}
-
-/** Python's repr(float) (also what json.dumps writes): shortest round-trip digits, Python layout. */
-export function pyFloatRepr(x: number): string {
-  if (Number.isNaN(x)) return 'nan';
-  if (x === Infinity) return 'inf';
-  if (x === -Infinity) return '-inf';
-  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
-  const [mant, exp] = Math.abs(x).toExponential().split('e') as [string, string];
-  const digits = mant.replace('.', '');
-  const decpt = Number(exp) + 1;
-  if (decpt <= -4 || decpt > 16) {
-    const e = decpt - 1;
-    const body = digits.length === 1 ? digits : `${digits[0]}.${digits.slice(1)}`;
-    const eAbs = Math.abs(e);
-    return `${sign}${body}e${e < 0 ? '-' : '+'}${eAbs < 10 ? '0' : ''}${eAbs}`;
-  }
-  if (decpt <= 0) return `${sign}0.${'0'.repeat(-decpt)}${digits}`;
-  if (decpt >= digits.length) return `${sign}${digits}${'0'.repeat(decpt - digits.length)}.0`;
-  return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
 }

@@ -1,7 +1,7 @@
 /** scores.json: the canonical key order (spec 2.7) and a byte-compatible Python json.dumps(indent=2) writer. */
 import type { ScoreReport } from '../release/types.ts';
-import { pyJsonDumps } from './python-json-writer.ts';
-import type { PyJsonOut } from './python-json-writer.ts';
+import { pyJsonDumps } from '../release/py-json.ts';
+import type { PyValue } from './python-json.ts';
 
 export const REPORT_KEY_ORDER = [
   'overall_cited_correctness',
@@ -50,7 +50,7 @@ function isIntKey(key: string, kinds: ReportNumberKinds): boolean {
   return false;
 }
 
-function toPy(value: unknown, asInt: boolean): PyJsonOut {
+function toPy(value: unknown, asInt: boolean): PyValue {
   if (typeof value === 'number') return asInt && Number.isInteger(value) ? BigInt(value) : value;
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (Array.isArray(value)) return value.map((v) => toPy(v, false));
@@ -76,7 +76,7 @@ export function orderReport(report: ScoreReport): ScoreReport {
 /** The scores.json text exactly as the canonical scorer writes it (json.dumps(report, indent=2), no final newline). */
 export function formatScoresJson(report: ScoreReport, kinds: ReportNumberKinds = DEFAULT_NUMBER_KINDS): string {
   const ordered = orderReport(report) as unknown as Record<string, unknown>;
-  const map = new Map<string, PyJsonOut>();
+  const map = new Map<string, PyValue>();
   for (const [key, v] of Object.entries(ordered)) map.set(key, toPy(v, isIntKey(key, kinds)));
-  return pyJsonDumps(map, 2);
+  return pyJsonDumps(map, { indent: 2, ensureAscii: true, numbers: 'float' });
 }

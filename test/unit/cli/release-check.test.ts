@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -29,6 +29,25 @@ describe('release-check', () => {
     const { code, out } = await releaseCheck('static-data/sample');
     expect(out).toContain('release-check: ok');
     expect(code).toBe(0);
+  });
+
+  it('hashes the pinned files the explorer does not parse, and exits 1 naming a changed index file', async () => {
+    const passed = await releaseCheck('static-data/sample');
+    expect(passed.out).toMatch(/pinned +index\/dense\.bin {2}sha256 ok/);
+    expect(passed.out).toMatch(/pinned +judge-cache\.json {2}sha256 ok/);
+    expect(passed.out).not.toMatch(/ignored/);
+    const copy = path.join(mkdtempSync(path.join(os.tmpdir(), 'ebx-')), 'sample');
+    cpSync(path.join(root, 'static-data/sample'), copy, { recursive: true });
+    const file = path.join(copy, 'index/dense.bin');
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 1;
+    writeFileSync(file, bytes);
+    rmSync(path.join(copy, 'models/sample-static/training.json'));
+    const { code, out } = await releaseCheck(copy);
+    expect(code).toBe(1);
+    expect(out).toMatch(/invalid +index\/dense\.bin {2}sha256 [0-9a-f]{64}, release\.json pins/);
+    expect(out).toMatch(/missing +models\/sample-static\/training\.json/);
+    expect(out).toContain('release-check: FAILED');
   });
 
   describe.skipIf(!existsSync(v10))('on the real v1.0 files (skipped when ../shared is absent)', () => {

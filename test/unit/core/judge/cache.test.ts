@@ -10,7 +10,6 @@ import {
   serializeVerdictsJson,
 } from '../../../../src/core/judge/cache.ts';
 import { readCacheZip, writeCacheZip } from '../../../../src/core/judge/cache-zip.ts';
-import { pythonJsonString } from '../../../../src/core/judge/python-json.ts';
 
 const KEY_A = 'ab' + '0'.repeat(62);
 const KEY_B = '3f' + '1'.repeat(62);
@@ -49,7 +48,8 @@ describe('verdicts.json format', () => {
   });
 
   it('matches Python json.dumps string escaping for control characters', () => {
-    expect(pythonJsonString('\u0000\u001f\b\f\r\t\\')).toBe('"\\u0000\\u001f\\b\\f\\r\\t\\\\"');
+    const text = serializeVerdictsJson(new Map([[KEY_A, '\u0000\u001f\b\f\r\t\\']]));
+    expect(text).toBe(`{\n "${KEY_A}": "\\u0000\\u001f\\b\\f\\r\\t\\\\"\n}\n`);
   });
 });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSampleRelease, type WriteSampleResult } from '../../../../src/cli/sample/write-release.ts';
+import { writeJsonl } from '../../../../src/core/release/jsonl.ts';
 import type {
   Candidate,
   Manifest,
@@ -18,7 +19,6 @@ import type {
 } from '../../../../src/core/release/types.ts';
 import { ADJUDICATION_CATEGORIES, TASK_TYPES } from '../../../../src/core/release/types.ts';
 import { itemSupported } from '../../../../src/core/sample/gauntlet.ts';
-import { pyJsonl } from '../../../../src/core/sample/pyjson.ts';
 
 const root = path.resolve(__dirname, '../../../..');
 const committed = path.join(root, 'static-data/sample');
@@ -126,8 +126,8 @@ describe('tasks', () => {
       expect(Object.keys(manifest.splits[split]!.by_type)).toEqual([...new Set(tasks.map((t) => t.type))]);
       expect(manifest.splits[split]!.n_tasks).toBe(tasks.length);
       const questions = tasks.map((t): Question => ({ task_id: t.task_id, type: t.type, question: t.question }));
-      expect(read(`${split}/questions.jsonl`)).toBe(pyJsonl(questions));
-      expect(read(`${split}/tasks.jsonl`)).toBe(pyJsonl(tasks));
+      expect(read(`${split}/questions.jsonl`)).toBe(writeJsonl(questions));
+      expect(read(`${split}/tasks.jsonl`)).toBe(writeJsonl(tasks));
     }
     const full = jsonl<Task>('full/tasks.jsonl');
     expect(full.length).toBeGreaterThanOrEqual(150);

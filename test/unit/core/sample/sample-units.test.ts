@@ -1,40 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkDoc } from '../../../../src/core/sample/chunking.ts';
 import { extractNames } from '../../../../src/core/sample/entity-index.ts';
 import { PoolBm25 } from '../../../../src/core/sample/pool-bm25.ts';
 import { Prng } from '../../../../src/core/sample/prng.ts';
-import { pyDumps, pyJsonl } from '../../../../src/core/sample/pyjson.ts';
 import { screenQuality } from '../../../../src/core/sample/quality.ts';
 import { tokenF1 } from '../../../../src/core/sample/token-f1.ts';
-
-const shared = path.resolve(__dirname, '../../../../../shared');
-
-describe('pyjson', () => {
-  it('writes Python json.dumps(ensure_ascii=False) bytes', () => {
-    expect(pyDumps({ a: 'é "q" \\ \n\t\u0001', b: [1, null, true], c: {} })).toBe(
-      '{"a": "é \\"q\\" \\\\ \\n\\t\\u0001", "b": [1, null, true], "c": {}}',
-    );
-    expect(pyDumps({ x: [], y: { z: 1 } }, 2)).toBe('{\n  "x": [],\n  "y": {\n    "z": 1\n  }\n}');
-    expect(pyDumps(1e-7)).toBe('1e-07');
-    expect(pyJsonl([{ a: 1 }, { b: 2 }])).toBe('{"a": 1}\n{"b": 2}\n');
-  });
-
-  it.skipIf(!existsSync(shared))(
-    're-serialises the real v1.0 dev tasks byte for byte (skips when ../shared is absent)',
-    () => {
-      const raw = readFileSync(path.join(shared, 'epstein-bench-v1.0/dev/tasks.jsonl'), 'utf8');
-      const rows = raw
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as unknown);
-      expect(pyJsonl(rows)).toBe(raw);
-      const manifest = readFileSync(path.join(shared, 'epstein-bench-v1.0/manifest.json'), 'utf8');
-      expect(pyDumps(JSON.parse(manifest), 2)).toBe(manifest);
-    },
-  );
-});
 
 describe('prng', () => {
   it('is deterministic per seed and label, and makes UUID4-shaped ids', () => {

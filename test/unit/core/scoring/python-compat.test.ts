@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pyFloatRepr, pyRound } from '../../../../src/core/scoring/python-float.ts';
+import { pyRound } from '../../../../src/core/scoring/python-float.ts';
 import { PyJsonDecodeError, pyJsonLoads } from '../../../../src/core/scoring/python-json.ts';
-import { pyJsonDumps, questionLine } from '../../../../src/core/scoring/python-json-writer.ts';
 import { pyReprStr, pyReprStrList } from '../../../../src/core/scoring/python-repr.ts';
 import { CanonicalScorerCrash, pyInt, pyList, pyTruthy } from '../../../../src/core/scoring/python-semantics.ts';
 
@@ -53,25 +52,6 @@ describe('pyRound (Python round(x, n): exact binary value, ties to even)', () =>
   it('differs from Math.round(x * 1e6) / 1e6 where Python does', () => {
     expect(Math.round(0.0078125 * 1e6) / 1e6).toBe(0.007813);
     expect(pyRound(0.0078125, 6)).toBe(0.007812);
-  });
-});
-
-describe('pyFloatRepr (Python repr(float), printed by CPython 3.11)', () => {
-  it.each([
-    [1e-5, '1e-05'],
-    [0.0001, '0.0001'],
-    [1e16, '1e+16'],
-    [1e15, '1000000000000000.0'],
-    [0, '0.0'],
-    [-0, '-0.0'],
-    [123, '123.0'],
-    [5e-324, '5e-324'],
-    [1.5e-7, '1.5e-07'],
-    [0.1 + 0.2, '0.30000000000000004'],
-    [1.7976931348623157e308, '1.7976931348623157e+308'],
-    [12345678901234568, '1.2345678901234568e+16'],
-  ])('repr(%d) = %s', (x, expected) => {
-    expect(pyFloatRepr(x)).toBe(expected);
   });
 });
 
@@ -131,22 +111,5 @@ describe('Python truthiness, int() and list()', () => {
     expect(pyList(new Map([['k', 1n]]))).toEqual(['k']);
     expect(() => pyList(3n)).toThrow(CanonicalScorerCrash);
     expect(() => pyList(true)).toThrow(CanonicalScorerCrash);
-  });
-});
-
-describe('pyJsonDumps (json.dumps indent=2) and questions lines', () => {
-  it('writes ints, floats, nested containers, empty containers and ASCII escapes like Python', () => {
-    const value = new Map<string, never>(
-      Object.entries({ a: 0, b: 1n, c: [0.5, 1], d: {}, e: [], f: 'é"\n\u007f' }) as never,
-    );
-    expect(pyJsonDumps(value)).toBe(
-      '{\n  "a": 0.0,\n  "b": 1,\n  "c": [\n    0.5,\n    1.0\n  ],\n  "d": {},\n  "e": [],\n  "f": "\\u00e9\\"\\n\\u007f"\n}',
-    );
-  });
-
-  it('writes a questions.jsonl line with raw UTF-8 and ", " / ": " separators', () => {
-    expect(questionLine({ task_id: 'x', type: 'single_hop', question: 'Qué "dijo"?\t' })).toBe(
-      '{"task_id": "x", "type": "single_hop", "question": "Qué \\"dijo\\"?\\t"}\n',
-    );
   });
 });
