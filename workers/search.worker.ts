@@ -19,6 +19,7 @@ const service = new SearchService({
 const api = {
   open: (spec: SourceSpec) => service.open(spec),
   load: (method: SearchMethod, onProgress?: (p: IndexProgress) => void) => service.load(method, onProgress),
+  postingsDecoded: () => service.postingsDecoded(),
   modelManifest: () => service.modelManifest(),
   search: (query: string, method: SearchMethod, k: number) => service.search(query, method, k),
   async queryVector(query: string): Promise<Float32Array> {

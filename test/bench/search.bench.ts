@@ -325,6 +325,7 @@ try {
       type Api = {
         open(spec: unknown): Promise<unknown>;
         load(method: string): Promise<void>;
+        postingsDecoded(): Promise<void>;
         rank(method: string, query: string, k: number, vector?: Float32Array): Promise<unknown[]>;
       };
       const { api } = (window as unknown as { searchBench: { api: Api } }).searchBench;
@@ -333,6 +334,17 @@ try {
       await api.load('bm25');
       await api.rank('bm25', q[0]!, 20);
       const firstQuery = performance.now() - t0;
+      // Queries while the rest of the postings decode in background slices, then the time until all are.
+      const during: number[] = [];
+      let decoded = false;
+      const settled = api.postingsDecoded().then(() => (decoded = true));
+      for (let i = 1; !decoded && i < q.length; i++) {
+        const s = performance.now();
+        await api.rank('bm25', q[i]!, 20);
+        during.push(performance.now() - s);
+      }
+      await settled;
+      const allDecoded = performance.now() - t0;
       const t1 = performance.now();
       await api.load('dense');
       const denseLoad = performance.now() - t1;
@@ -351,12 +363,14 @@ try {
       const dense = await time((i) => api.rank('dense', '', 20, vec[i % vec.length]), q.length);
       const hybrid = await time((i) => api.rank('hybrid', q[i]!, 20, vec[i % vec.length]), q.length);
       const empty = await time(() => api.rank('bm25', 'zzzzqqqq', 1), 200);
-      return { firstQuery, denseLoad, bm25, dense, hybrid, roundTrip: empty };
+      return { firstQuery, during, allDecoded, denseLoad, bm25, dense, hybrid, roundTrip: empty };
     },
     { base: files.url, q, v },
   );
   const m = {
     firstQuery: samples.firstQuery,
+    during: samples.during.length > 0 ? latency(samples.during) : undefined,
+    allDecoded: samples.allDecoded,
     denseLoad: samples.denseLoad,
     bm25: latency(samples.bm25),
     dense: latency(samples.dense),
@@ -510,8 +524,19 @@ try {
         ];
   const rows: Array<[string, string, string]> = [
     ['time to first BM25 query (open + fetch + decode + rank)', `${f(m.firstQuery)} ms`, 'goal < 3,000 ms'],
+    [
+      'all BM25 postings decoded (background slices), from asking',
+      `${f(m.allDecoded)} ms`,
+      m.during
+        ? `queries meanwhile: p50 / p95 ${m.during.p50.toFixed(1)} / ${m.during.p95.toFixed(1)} ms (n ${m.during.n})`
+        : '',
+    ],
     ['dense vectors load (fetch + check)', `${f(m.denseLoad)} ms`, ''],
-    [`BM25 top-20 p50 / p95 (n ${m.bm25.n})`, `${f(m.bm25.p50)} / ${f(m.bm25.p95)} ms`, 'goal p95 < 10 ms'],
+    [
+      `BM25 top-20 p50 / p95, all postings decoded (n ${m.bm25.n})`,
+      `${f(m.bm25.p50)} / ${f(m.bm25.p95)} ms`,
+      'goal p95 < 10 ms',
+    ],
     baselineRow("naive BM25, scan of every chunk's term ids", m.bm25, (b) => b.bm25),
     [
       `dense top-20 given the vector p50 / p95 (n ${m.dense.n}${distinct})`,

@@ -17,6 +17,7 @@ export class NaiveBm25 {
    * inside a chunk does not matter to BM25), so the baseline needs no second pass over the text.
    */
   constructor(private readonly index: Bm25Index) {
+    index.decodeAllPostings();
     const { postingStart, postingChunk, postingTf, tfOverflow, chunkLength } = index.data;
     const numChunks = index.numChunks;
     this.chunkStart = new Uint32Array(numChunks + 1);

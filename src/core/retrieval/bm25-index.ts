@@ -11,6 +11,7 @@
  * chunk input), and a document's best chunk is the lowest chunk index among its equal-best
  * chunks. (The benchmark's own tie order depends on Python set ordering, so it is not stable.)
  */
+import type { LazyPostings } from './bm25-postings.ts';
 import type { ChunkTable } from './chunk-table.ts';
 import { selectTopK } from './top-k.ts';
 import { queryTerms } from './tokenize.ts';
@@ -39,6 +40,11 @@ export interface Bm25Data {
   /** Chunk length in tokens. */
   chunkLength: Uint32Array;
   chunks: ChunkTable;
+  /**
+   * Set when the postings arrays are filled term by term on first use (a lazily loaded file);
+   * code reading postingChunk / postingTf directly must call Bm25Index.decodeAllPostings() first.
+   */
+  lazy?: LazyPostings;
 }
 
 export class Bm25Index implements Retriever {
@@ -68,6 +74,16 @@ export class Bm25Index implements Retriever {
     this.docBest = new Float64Array(numDocs);
     this.docBestChunk = new Int32Array(numDocs).fill(-1);
     this.touchedDocs = new Uint32Array(numDocs);
+  }
+
+  /** Makes every posting readable in `data` (no-op unless the index was loaded lazily). */
+  decodeAllPostings(): void {
+    this.data.lazy?.decodeAll();
+  }
+
+  /** Decodes about `budget` more postings of a lazily loaded index; true once all are decoded. */
+  decodePostingsSome(budget: number): boolean {
+    return this.data.lazy?.decodeSome(budget) ?? true;
   }
 
   get numTerms(): number {
@@ -136,13 +152,14 @@ export class Bm25Index implements Retriever {
 
   /** Adds every query term's contributions into acc; returns how many chunks were touched. */
   private accumulate(terms: readonly string[]): number {
-    const { postingStart, postingChunk, postingTf, tfOverflow, k1 } = this.data;
+    const { postingStart, postingChunk, postingTf, tfOverflow, k1, lazy } = this.data;
     const { acc, touched, lengthNorm } = this;
     const k1p1 = k1 + 1;
     let touchedCount = 0;
     for (const term of terms) {
       const t = this.termId(term);
       if (t < 0) continue;
+      lazy?.ensure(t);
       const start = postingStart[t]!;
       const end = postingStart[t + 1]!;
       const idf = this.idf(end - start);

@@ -49,7 +49,10 @@ export class SearchService {
     const key = spec.kind === 'url' ? `url:${spec.base}` : `files:${spec.label}:${spec.files.length}`;
     if (key !== this.openedKey || !this.session) {
       this.openedKey = key;
-      this.session = SearchSession.open(sourceOf(spec, this.deps.here), { embedderFor: this.deps.releaseEmbedder });
+      this.session = SearchSession.open(sourceOf(spec, this.deps.here), {
+        embedderFor: this.deps.releaseEmbedder,
+        lazyPostings: true,
+      });
       this.session.catch(() => {
         if (this.openedKey === key) this.session = undefined;
       });
@@ -61,6 +64,11 @@ export class SearchService {
     const s = await this.current();
     if (method === 'bm25') await s.loadBm25(onProgress);
     else await s.loadDense(onProgress);
+  }
+
+  /** Resolves when the BM25 postings have all been decoded in the background (benches wait on it). */
+  async postingsDecoded(): Promise<void> {
+    await (await this.current()).postingsDecoded();
   }
 
   async modelManifest(): Promise<ModelManifest | undefined> {

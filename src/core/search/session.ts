@@ -51,6 +51,51 @@ export interface SessionOptions {
   /** Makes the query encoder of a model manifest (transformers.js in the worker, Node in the CLI). */
   embedderFor?: (manifest: ModelManifest, source: ReleaseSource, root: string) => Promise<QueryEmbedder>;
   fetchFn?: typeof fetch;
+  /**
+   * Decode BM25 postings term by term on first use, and the rest in background slices: the first
+   * query comes sooner (the search worker sets this; the CLI decodes everything at load).
+   */
+  lazyPostings?: boolean;
+}
+
+/** Postings decoded per background slice: a few milliseconds, so queries wait little behind it. */
+const BACKGROUND_DECODE_POSTINGS = 100_000;
+
+/** Resolves when every posting is decoded (or decoding failed: the index keeps that failure). */
+function decodeInBackground(index: Bm25Index): Promise<void> {
+  return new Promise((resolve) =>
+    runInSlices(() => {
+      let done = true;
+      try {
+        done = index.decodePostingsSome(BACKGROUND_DECODE_POSTINGS);
+      } catch {
+        // every later query that needs postings reports the failure
+      }
+      if (done) resolve();
+      return done;
+    }),
+  );
+}
+
+/**
+ * Calls step() until it returns true, letting other tasks (queries) run in between. A
+ * MessageChannel yields without setTimeout's 4 ms clamp on nested timers; its port is closed at
+ * the end so that it does not keep a Node process alive.
+ */
+function runInSlices(step: () => boolean): void {
+  if (typeof MessageChannel !== 'function') {
+    const tick = (): void => {
+      if (!step()) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    return;
+  }
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    if (step()) channel.port1.close();
+    else channel.port2.postMessage(null);
+  };
+  channel.port2.postMessage(null);
 }
 
 const CACHED_VECTORS = 128;
@@ -59,6 +104,7 @@ const EMBED_BATCH = 32;
 export class SearchSession {
   private bm25?: Promise<Bm25Index>;
   private dense?: Promise<DenseIndex>;
+  private postingsSettled?: Promise<void>;
   private manifest?: Promise<ModelManifest>;
   private embedder?: Promise<QueryEmbedder>;
   private chunkTexts?: ChunkTexts;
@@ -139,9 +185,20 @@ export class SearchSession {
         ),
       );
     }
-    this.bm25 ??= this.readIndex('bm25', file, onProgress).then((bytes) => loadBm25(bytes));
+    const lazyPostings = this.options.lazyPostings === true;
+    this.bm25 ??= this.readIndex('bm25', file, onProgress).then((bytes) => {
+      const index = loadBm25(bytes, { lazyPostings });
+      this.postingsSettled = lazyPostings ? decodeInBackground(index) : Promise.resolve();
+      return index;
+    });
     this.bm25.catch(() => (this.bm25 = undefined));
     return this.bm25;
+  }
+
+  /** Resolves once the BM25 index is loaded and all its postings are decoded (see lazyPostings). */
+  async postingsDecoded(): Promise<void> {
+    await this.loadBm25();
+    await this.postingsSettled;
   }
 
   loadModelManifest(onProgress?: (p: IndexProgress) => void): Promise<ModelManifest> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { IndexFormatError } from '../../../../src/core/retrieval/binary-container.ts';
+import { IndexFormatError, readContainer } from '../../../../src/core/retrieval/binary-container.ts';
 import { buildBm25Index } from '../../../../src/core/retrieval/bm25-build.ts';
-import { loadBm25, serializeBm25 } from '../../../../src/core/retrieval/bm25-file.ts';
+import { BM25_FORMAT_VERSION, BM25_MAGIC, loadBm25, serializeBm25 } from '../../../../src/core/retrieval/bm25-file.ts';
 import type { ChunkInput, RankedDoc } from '../../../../src/core/retrieval/types.ts';
 import { textCorpus } from './synthetic.ts';
 
@@ -170,5 +170,56 @@ describe('BM25 file', () => {
     const damaged = bytes.slice();
     damaged[8] = 9;
     expect(() => loadBm25(damaged)).toThrow(/expected format version 1, found 9/);
+  });
+});
+
+describe('BM25 file loaded with lazy postings', () => {
+  const withOverflow: ChunkInput[] = [
+    ...chunks.slice(0, 200),
+    { chunk_id: 'X_c0', doc_id: 'X', text: `${'repeatword '.repeat(300)} tail` },
+  ];
+  const small = buildBm25Index(withOverflow);
+  const bytes = serializeBm25(small);
+  /** Offset of the postings section in the file (section() is a view into the same bytes). */
+  const postingsAt = readContainer(bytes, BM25_MAGIC, BM25_FORMAT_VERSION, 'test').section('postings').byteOffset;
+
+  it('ranks exactly like the eagerly loaded index, decoding only what queries need', () => {
+    const eager = loadBm25(bytes);
+    const lazy = loadBm25(bytes, { lazyPostings: true });
+    expect(lazy.data.lazy?.complete).toBe(false);
+    for (const q of [...queries, 'repeatword tail']) expect(lazy.search(q, 20)).toEqual(eager.search(q, 20));
+    expect(lazy.data.lazy?.complete).toBe(false);
+  });
+
+  it('decodes the rest in slices to the same arrays (tf above the escape included)', () => {
+    const eager = loadBm25(bytes);
+    const lazy = loadBm25(bytes, { lazyPostings: true });
+    let slices = 1;
+    while (!lazy.decodePostingsSome(500)) slices++;
+    expect(slices).toBeGreaterThan(3);
+    expect(lazy.data.postingChunk).toEqual(eager.data.postingChunk);
+    expect(lazy.data.postingTf).toEqual(eager.data.postingTf);
+    expect([...lazy.data.tfOverflow.values()]).toEqual([300]);
+    expect(lazy.data.tfOverflow).toEqual(eager.data.tfOverflow);
+    expect(Buffer.from(serializeBm25(loadBm25(bytes, { lazyPostings: true }))).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('reports a damaged term when it is decoded, and from then on', () => {
+    const damaged = bytes.slice();
+    damaged[postingsAt + 1] = 0; // the first posting's tf (one byte: tf < 128), still a varint end
+    expect(() => loadBm25(damaged)).toThrow(/zero tf \(term 0\)/);
+    const lazy = loadBm25(damaged, { lazyPostings: true });
+    const first = small.data.terms[0]!;
+    const other = small.data.terms.find((t) => t !== first && /^[a-z]{3,}$/.test(t))!;
+    expect(lazy.search(other, 5).length).toBeGreaterThan(0);
+    expect(() => lazy.search(first, 5)).toThrow(IndexFormatError);
+    expect(() => lazy.search(other, 5)).toThrow(/zero tf \(term 0\)/);
+    expect(() => lazy.decodeAllPostings()).toThrow(/zero tf/);
+  });
+
+  it('refuses at load a postings section whose varint count does not match the df table', () => {
+    const cut = bytes.slice();
+    cut[postingsAt + 1] = 0x81; // a varint end becomes a continuation: the scan runs one short
+    expect(() => loadBm25(cut, { lazyPostings: true })).toThrow(IndexFormatError);
   });
 });

@@ -114,3 +114,17 @@ describe('model manifest and snippets', () => {
     expect(snippetOf('word '.repeat(100), 20)).toBe('word word word word…');
   });
 });
+
+describe('SearchSession with lazily decoded BM25 postings (the search worker)', () => {
+  it('ranks every task like the eager session, before and after the background decoding ends', async () => {
+    const eager = await SearchSession.open(new FolderSource(sample));
+    const lazy = await SearchSession.open(new FolderSource(sample), { lazyPostings: true });
+    const questions = eager.tasks('full').map((t) => t.question);
+    const index = await lazy.loadBm25();
+    expect(index.data.lazy?.complete).toBe(false);
+    expect(await lazy.rank('bm25', questions[0]!, 20)).toEqual(await eager.rank('bm25', questions[0]!, 20));
+    await lazy.postingsDecoded();
+    expect(index.data.lazy?.complete).toBe(true);
+    for (const q of questions) expect(await lazy.rank('bm25', q, 20)).toEqual(await eager.rank('bm25', q, 20));
+  });
+});
