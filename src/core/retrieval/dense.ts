@@ -12,7 +12,8 @@
  * appearance in the chunk ranking. Chunk ties rank by chunk index.
  */
 import type { ChunkTable } from './chunk-table.ts';
-import { codeWords, encodeSignCode, hammingCandidates } from './hamming.ts';
+import { codeWords, encodeSignCode, hammingCandidates, nearestByDistance } from './hamming.ts';
+import { WasmHammingScan } from './hamming-wasm.ts';
 import { selectTopK } from './top-k.ts';
 import type { RankedDoc, Retriever } from './types.ts';
 
@@ -40,6 +41,8 @@ export interface DenseSearchOptions {
   rescore?: number;
   /** Which rows rescore the candidates (default float32 when present, else int8). */
   rows?: 'float32' | 'int8';
+  /** How Hamming distances are computed: WebAssembly SIMD where available (default), or plain JS. */
+  scan?: 'auto' | 'js';
 }
 
 export interface ChunkHits {
@@ -68,6 +71,8 @@ export class DenseIndex {
   private readonly words: number;
   private readonly scratchDist: Uint16Array;
   private readonly scratchScores: Float64Array;
+  /** Built on the first fast search; null where WebAssembly SIMD is unavailable. */
+  private wasmScan: WasmHammingScan | null | undefined;
 
   constructor(data: DenseData, chunks: ChunkTable) {
     if (chunks.chunkIds.length !== data.count) {
@@ -92,7 +97,12 @@ export class DenseIndex {
     const want = Math.min(count, Math.max(options.rescore ?? DEFAULT_RESCORE, k));
     const queryCode = new Uint32Array(this.words);
     encodeSignCode(query, 0, mean, queryCode, 0);
-    const candidates = hammingCandidates(codes, this.words, queryCode, want, this.scratchDist);
+    if (this.wasmScan === undefined && options.scan !== 'js')
+      this.wasmScan = WasmHammingScan.create(codes, this.words, count) ?? null;
+    const candidates =
+      this.wasmScan && options.scan !== 'js'
+        ? nearestByDistance(this.wasmScan.distances(queryCode), this.words, want)
+        : hammingCandidates(codes, this.words, queryCode, want, this.scratchDist);
     const scores = this.scratchScores;
     const rows = options.rows ?? (this.data.float32 ? 'float32' : 'int8');
     if (rows === 'float32') {

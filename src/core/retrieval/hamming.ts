@@ -85,14 +85,30 @@ export function hammingCandidates(
       histogram[dist]!++;
     }
   }
+  return selectNearest(scratch, histogram, want);
+}
+
+/**
+ * The same candidates from distances computed elsewhere (the WebAssembly scan): one pass for the
+ * histogram, one for the selection.
+ */
+export function nearestByDistance(distances: Uint16Array, words: number, want: number): Uint32Array {
+  const count = distances.length;
+  if (want >= count) return Uint32Array.from({ length: count }, (_, i) => i);
+  const histogram = new Uint32Array(words * 32 + 1);
+  for (let r = 0; r < count; r++) histogram[distances[r]!]!++;
+  return selectNearest(distances, histogram, want);
+}
+
+function selectNearest(distances: Uint16Array, histogram: Uint32Array, want: number): Uint32Array {
   let cutoff = 0;
   let below = 0;
   while (below + histogram[cutoff]! < want) below += histogram[cutoff++]!;
   let atCutoff = want - below;
   const out = new Uint32Array(want);
   let n = 0;
-  for (let r = 0; r < count; r++) {
-    const dist = scratch[r]!;
+  for (let r = 0; r < distances.length; r++) {
+    const dist = distances[r]!;
     if (dist < cutoff || (dist === cutoff && atCutoff-- > 0)) out[n++] = r;
   }
   return out;

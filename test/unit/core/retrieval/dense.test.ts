@@ -4,6 +4,7 @@ import { aggregateChunksToDocs, chunkDepthForDocs, DenseRetriever } from '../../
 import { buildDenseIndex } from '../../../../src/core/retrieval/dense-build.ts';
 import { loadDense, serializeDense } from '../../../../src/core/retrieval/dense-file.ts';
 import { popcount32 } from '../../../../src/core/retrieval/hamming.ts';
+import { hammingModuleBytes, WasmHammingScan, wasmScanFits } from '../../../../src/core/retrieval/hamming-wasm.ts';
 import { clusteredVectors } from './synthetic.ts';
 
 const DIM = 384;
@@ -114,5 +115,44 @@ describe('dense index', () => {
     const want = index.searchDocs(queries[3]!, 5);
     expect(got.map((d) => d.doc_id)).toEqual(want.map((d) => d.doc_id));
     got.forEach((d, i) => expect(d.score).toBeCloseTo(want[i]!.score, 6));
+  });
+});
+
+describe('Hamming scan in WebAssembly SIMD', () => {
+  it('assembles a valid module (Node and Chromium both have SIMD)', () => {
+    expect(WebAssembly.validate(hammingModuleBytes())).toBe(true);
+    expect(wasmScanFits(12)).toBe(true);
+    expect(wasmScanFits(8)).toBe(true);
+    expect(wasmScanFits(6)).toBe(false);
+    expect(wasmScanFits(128)).toBe(false);
+  });
+
+  for (const words of [4, 8, 12, 124]) {
+    it(`gives every row's popcount distance like the JS path (${words * 32} bits)`, () => {
+      const rowsN = 1001;
+      let x = 12345 + words;
+      const next = () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0);
+      const codes = Uint32Array.from({ length: rowsN * words }, next);
+      const scan = WasmHammingScan.create(codes, words, rowsN)!;
+      expect(scan).toBeDefined();
+      for (let trial = 0; trial < 3; trial++) {
+        const query = Uint32Array.from({ length: words }, next);
+        const got = scan.distances(query);
+        for (let r = 0; r < rowsN; r++) {
+          let d = 0;
+          for (let w = 0; w < words; w++) d += popcount32(codes[r * words + w]! ^ query[w]!);
+          expect(got[r], `row ${r}`).toBe(d);
+        }
+      }
+    });
+  }
+
+  it('picks the same candidates and ranks the same as the JS scan', () => {
+    for (const q of queries.slice(0, 40)) {
+      expect(index.searchChunks(q, 20)).toEqual(index.searchChunks(q, 20, { scan: 'js' }));
+      expect(index.searchChunks(q, 100, { rescore: 150 })).toEqual(
+        index.searchChunks(q, 100, { rescore: 150, scan: 'js' }),
+      );
+    }
   });
 });
