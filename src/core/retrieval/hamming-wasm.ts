@@ -105,7 +105,11 @@ let compiled: WebAssembly.Module | null | undefined;
 function hammingModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
     const bytes = hammingModuleBytes();
-    compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+    try {
+      compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+    } catch {
+      compiled = null; // e.g. a Content-Security-Policy without 'wasm-unsafe-eval': the JS scan serves
+    }
   }
   return compiled;
 }
