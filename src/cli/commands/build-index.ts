@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ReleaseDescriptor } from '../../core/release/types.ts';
 import { parseArgs, UsageError } from '../args.ts';
-import { buildIndexes, readChunkRows, type ModelSpec } from '../index-build/build-indexes.ts';
+import { buildIndexes, type ModelSpec } from '../index-build/build-indexes.ts';
+import { readChunkRows } from '../model/read-chunks.ts';
 import { findReleaseModel, listFolder, writeIndexFiles } from '../index-build/register.ts';
 
 const USAGE = `usage: npm run cli -- build-index <release-folder> [--model <folder>] [--dtype fp32|q8] [--no-dense]

@@ -3,9 +3,7 @@
  * chunks.parquet (row order = chunk index), and, given a transformers.js model folder, the
  * chunk vectors and the model manifest the search worker needs to embed queries the same way.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parquetReadObjects } from 'hyparquet';
 import {
   buildBm25Index,
   buildDenseIndex,
@@ -32,7 +30,6 @@ export const INDEX_FILES = {
 export const MAX_ENCODER_CHARS = 8000;
 /** Float32 rows are kept (exact dense search) while they stay this small; larger releases keep int8 only. */
 export const MAX_FLOAT32_BYTES = 8 * 1024 * 1024;
-const MAX_CHUNKS_FILE_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface ModelSpec {
   /** The model folder on disk (config.json, tokenizer files, onnx/). */
@@ -50,26 +47,6 @@ export interface BuiltIndexes {
   timings: { readSeconds: number; bm25Seconds: number; embedSeconds?: number; denseSeconds?: number };
   chunks: number;
   dim?: number;
-}
-
-export async function readChunkRows(file: string): Promise<ChunkInput[]> {
-  const bytes = await readFile(file);
-  if (bytes.byteLength > MAX_CHUNKS_FILE_BYTES) throw new Error(`${file}: ${bytes.byteLength} bytes is too large`);
-  const rows = (await parquetReadObjects({
-    file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-    columns: ['chunk_id', 'doc_id', 'text'],
-  })) as Array<Record<string, unknown>>;
-  return rows.map((row, i) => {
-    const where = `${file} row ${i + 1}`;
-    const { chunk_id, doc_id, text } = row;
-    if (typeof chunk_id !== 'string' || chunk_id === '')
-      throw new Error(`${where}: chunk_id must be a non-empty string, found ${JSON.stringify(chunk_id)}`);
-    if (typeof doc_id !== 'string' || doc_id === '')
-      throw new Error(`${where}: doc_id must be a non-empty string, found ${JSON.stringify(doc_id)}`);
-    if (text !== null && text !== undefined && typeof text !== 'string')
-      throw new Error(`${where}: text must be a string or null, found ${typeof text}`);
-    return { chunk_id, doc_id, text: text ?? '' };
-  });
 }
 
 const seconds = (from: number): number => (performance.now() - from) / 1000;

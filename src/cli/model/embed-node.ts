@@ -86,5 +86,5 @@ export async function embedChunks(
   const dim = rows[0]?.length ?? 0;
   const vectors = new Float32Array(rows.length * dim);
   rows.forEach((row, i) => vectors.set(row, i * dim));
-  return { ids: chunks.map((c) => c.chunkId), docIds: chunks.map((c) => c.docId), dim, vectors };
+  return { ids: chunks.map((c) => c.chunk_id), docIds: chunks.map((c) => c.doc_id), dim, vectors };
 }

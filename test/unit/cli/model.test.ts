@@ -141,7 +141,7 @@ describe('embedChunks quality on the sample', () => {
   it('ranks the source document in the top 10 for >= 60% of 50 content-word queries', async () => {
     const { ids, docIds, dim, vectors } = await embedChunks(release, modelDir);
     const chunks = await readChunks(release);
-    expect(ids).toEqual(chunks.map((c) => c.chunkId));
+    expect(ids).toEqual(chunks.map((c) => c.chunk_id));
     expect(vectors).toHaveLength(ids.length * dim);
     for (let c = 0; c < ids.length; c += 97)
       expect(Math.hypot(...vectors.subarray(c * dim, (c + 1) * dim))).toBeCloseTo(1, 5);
