@@ -4,7 +4,8 @@
  * 1. The benchmark's diagnostics (docs/benchmark-spec.md section 2.3), per task:
  *    recall@k = |set(retrieved[:k]) ∩ gold| / |gold| (0 when gold is empty), and ndcg@10 with
  *    binary gain over the order-deduplicated list, IDCG over min(|gold|, 10) ideal hits.
- *    Means are plain left-to-right sums divided by the count, as Python's sum()/len().
+ *    The per-task rules and the means (Python 3.12 sum()/len()) are the scorer's own
+ *    (scoring/metrics.ts, scoring/python-sum.ts), so the two can never disagree.
  *
  * 2. trec_eval's measures, named as trec_eval prints them, with its conventions
  *    (usnistgov/trec_eval form_res_rels.c, m_*.c):
@@ -17,32 +18,21 @@
  *    - P_k divides by k even when fewer documents were retrieved.
  */
 
+import { ndcgAtK, recallAtK } from '../scoring/metrics.ts';
+import { pyMean } from '../scoring/python-sum.ts';
+
 export function dedupeInOrder(ids: readonly string[]): string[] {
   return [...new Set(ids)];
 }
 
-/** Benchmark recall@k (gold is used as a set). */
+/** Benchmark recall@k over the order-deduplicated list, as score.py reads `retrieved`. */
 export function benchmarkRecallAt(retrieved: readonly string[], gold: readonly string[], k: number): number {
-  const goldSet = new Set(gold);
-  if (goldSet.size === 0) return 0;
-  let hits = 0;
-  for (const d of new Set(dedupeInOrder(retrieved).slice(0, k))) if (goldSet.has(d)) hits++;
-  return hits / goldSet.size;
+  return recallAtK(dedupeInOrder(retrieved), gold, k);
 }
 
 /** Benchmark ndcg@10: binary gain, ranks from 1, discount 1 / log2(rank + 1). */
 export function benchmarkNdcgAt10(retrieved: readonly string[], gold: readonly string[]): number {
-  const goldSet = new Set(gold);
-  if (goldSet.size === 0) return 0;
-  let dcg = 0;
-  dedupeInOrder(retrieved)
-    .slice(0, 10)
-    .forEach((d, i) => {
-      if (goldSet.has(d)) dcg += 1 / Math.log2(i + 2);
-    });
-  let idcg = 0;
-  for (let i = 0; i < Math.min(goldSet.size, 10); i++) idcg += 1 / Math.log2(i + 2);
-  return dcg / idcg;
+  return ndcgAtK(retrieved, gold, 10);
 }
 
 export interface BenchmarkRetrievalScores {
@@ -58,18 +48,11 @@ export interface BenchmarkRetrievalScores {
 export function benchmarkRetrievalScores(
   tasks: ReadonlyArray<{ retrieved: readonly string[]; gold: readonly string[] }>,
 ): BenchmarkRetrievalScores {
-  let r5 = 0;
-  let r20 = 0;
-  let ndcg = 0;
-  for (const t of tasks) {
-    r5 += benchmarkRecallAt(t.retrieved, t.gold, 5);
-    r20 += benchmarkRecallAt(t.retrieved, t.gold, 20);
-    ndcg += benchmarkNdcgAt10(t.retrieved, t.gold);
-  }
-  const n = tasks.length;
-  return n === 0
-    ? { 'recall@5': 0, 'recall@20': 0, 'ndcg@10': 0 }
-    : { 'recall@5': r5 / n, 'recall@20': r20 / n, 'ndcg@10': ndcg / n };
+  return {
+    'recall@5': pyMean(tasks.map((t) => benchmarkRecallAt(t.retrieved, t.gold, 5))),
+    'recall@20': pyMean(tasks.map((t) => benchmarkRecallAt(t.retrieved, t.gold, 20))),
+    'ndcg@10': pyMean(tasks.map((t) => benchmarkNdcgAt10(t.retrieved, t.gold))),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

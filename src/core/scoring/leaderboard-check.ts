@@ -3,7 +3,7 @@
  * micro = Σ n_t·per_type_t / N with the manifest's per-type counts, cited and uncited.
  */
 import type { Leaderboard, Manifest, ScoreReport, SplitName, TaskType } from '../release/types.ts';
-import { pyAverage } from './metrics.ts';
+import { pyMean } from './python-sum.ts';
 
 export interface LeaderboardCheck {
   name: string;
@@ -43,12 +43,12 @@ export function checkLeaderboardEntry(entry: ScoreReport, manifest: Manifest, to
   };
   add(
     'overall_cited_correctness = mean(per_type)',
-    pyAverage(Object.values(entry.per_type)),
+    pyMean(Object.values(entry.per_type)),
     entry.overall_cited_correctness,
   );
   add(
     'overall_uncited_correctness = mean(per_type_uncited)',
-    pyAverage(Object.values(entry.per_type_uncited)),
+    pyMean(Object.values(entry.per_type_uncited)),
     entry.overall_uncited_correctness,
   );
   if (!info) {

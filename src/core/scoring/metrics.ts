@@ -1,5 +1,6 @@
 /** The judge-free metrics of score.py: retrieval recall@k / nDCG@k and ALCE-style citation P/R. */
 import type { Task } from '../release/types.ts';
+import { pySum, pyTrueDiv } from './python-sum.ts';
 
 /** |set(retrieved[:k]) ∩ set(gold)| / len(gold); 0 for an empty gold list. */
 export function recallAtK(retrieved: readonly string[], gold: readonly string[], k: number): number {
@@ -15,12 +16,14 @@ export function ndcgAtK(retrieved: readonly string[], gold: readonly string[], k
   if (gold.length === 0) return 0;
   const goldSet = new Set(gold);
   const deduped = [...new Set(retrieved)].slice(0, k);
-  let dcg = 0;
-  for (let i = 0; i < deduped.length; i++) if (goldSet.has(deduped[i]!)) dcg += 1 / Math.log2(i + 2);
-  let ideal = 0;
+  const gains: number[] = [];
+  for (let i = 0; i < deduped.length; i++) if (goldSet.has(deduped[i]!)) gains.push(1 / Math.log2(i + 2));
+  const idealGains: number[] = [];
   const n = Math.min(gold.length, k);
-  for (let i = 0; i < n; i++) ideal += 1 / Math.log2(i + 2);
-  return ideal ? dcg / ideal : 0;
+  for (let i = 0; i < n; i++) idealGains.push(1 / Math.log2(i + 2));
+  const dcg = pySum(gains);
+  const ideal = pySum(idealGains);
+  return ideal ? pyTrueDiv(dcg, ideal) : 0;
 }
 
 /** gold_docs ∪ every item's doc_ids. */
@@ -41,12 +44,4 @@ export function citationPrecisionRecall(
     precision: citations.length ? hits / citations.length : 0,
     recall: gold.size ? hits / gold.size : 0,
   };
-}
-
-/** Python's sum(xs) / len(xs) (left-to-right), 0.0 for an empty list. */
-export function pyAverage(xs: readonly number[]): number {
-  if (xs.length === 0) return 0;
-  let s = 0;
-  for (const x of xs) s += x;
-  return s / xs.length;
 }

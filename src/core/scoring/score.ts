@@ -7,7 +7,8 @@
  */
 import type { JudgeProfile, ScoreReport, Task, TaskType } from '../release/types.ts';
 import { createBootstrapRng, stratifiedBootstrapCi } from './bootstrap.ts';
-import { citationGold, citationPrecisionRecall, ndcgAtK, pyAverage, recallAtK } from './metrics.ts';
+import { citationGold, citationPrecisionRecall, ndcgAtK, recallAtK } from './metrics.ts';
+import { pyMean } from './python-sum.ts';
 import type { PredictionsResult, ScoringPrediction } from './predictions.ts';
 import { judgeCacheKey, renderAggregationPrompt, renderAnswerPrompt, renderPremisePrompt } from './prompts.ts';
 import type { JudgeTag } from './prompts.ts';
@@ -113,9 +114,9 @@ export function computeDeterministicMetrics(
   const out: DeterministicMetrics = {
     n_tasks: n,
     type_counts: typeCounts,
-    retrieval: { 'recall@5': pyAverage(recalls[0]!), 'recall@20': pyAverage(recalls[1]!), 'ndcg@10': pyAverage(ndcgs) },
-    citation_precision: pyAverage(cit.map((c) => c.precision)),
-    citation_recall: pyAverage(cit.map((c) => c.recall)),
+    retrieval: { 'recall@5': pyMean(recalls[0]!), 'recall@20': pyMean(recalls[1]!), 'ndcg@10': pyMean(ndcgs) },
+    citation_precision: pyMean(cit.map((c) => c.precision)),
+    citation_recall: pyMean(cit.map((c) => c.recall)),
     per_task_citation: perTaskCitation,
     kinds: { tokens_total_is_int: true, cost_usd_total_is_int: false },
   };
@@ -368,21 +369,21 @@ export async function scoreSubmission(input: ScoreSubmissionInput): Promise<Scor
     }
   });
 
-  const perType = Object.fromEntries([...cited].map(([t, v]) => [t, pyAverage(v)]));
-  const perTypeUncited = Object.fromEntries([...uncited].map(([t, v]) => [t, pyAverage(v)]));
+  const perType = Object.fromEntries([...cited].map(([t, v]) => [t, pyMean(v)]));
+  const perTypeUncited = Object.fromEntries([...uncited].map(([t, v]) => [t, pyMean(v)]));
   const rng = createBootstrapRng(profile.bootstrap.seed);
   const bootstrap = { iterations: profile.bootstrap.iterations, percentiles: profile.bootstrap.percentiles };
   const report: ScoreReport = {
-    overall_cited_correctness: pyAverage(Object.values(perType)),
+    overall_cited_correctness: pyMean(Object.values(perType)),
     overall_cited_correctness_ci95: stratifiedBootstrapCi(cited, rng, bootstrap),
-    overall_cited_correctness_micro: pyAverage(runs.map((r) => r.outcome.cited)),
+    overall_cited_correctness_micro: pyMean(runs.map((r) => r.outcome.cited)),
     per_type: perType,
-    overall_uncited_correctness: pyAverage(Object.values(perTypeUncited)),
+    overall_uncited_correctness: pyMean(Object.values(perTypeUncited)),
     overall_uncited_correctness_ci95: stratifiedBootstrapCi(uncited, rng, bootstrap),
-    overall_uncited_correctness_micro: pyAverage(runs.map((r) => r.outcome.uncited)),
+    overall_uncited_correctness_micro: pyMean(runs.map((r) => r.outcome.uncited)),
     per_type_uncited: perTypeUncited,
-    citation_precision: pyAverage(citPrec),
-    citation_recall: pyAverage(citRec),
+    citation_precision: pyMean(citPrec),
+    citation_recall: pyMean(citRec),
     retrieval: deterministic.retrieval,
     n_tasks: n,
     judge_model: profile.judge_model,

@@ -110,7 +110,10 @@ describe.skipIf(!hasShared)('loading the real v1.0 files (skipped when ../shared
     const release = await loadRelease(source);
     expect(release.layout).toBe('official');
     expect(release.splits.full?.questions).toHaveLength(1038);
-    expect(release.splits.full?.tasks).toBeUndefined();
+    expect(release.splits.full?.tasks).toHaveLength(1038);
+    expect(release.splits.full?.tasks?.map((t) => t.task_id)).toEqual(
+      release.splits.full?.questions.map((q) => q.task_id),
+    );
     expect(release.splits.dev?.tasks).toHaveLength(50);
     expect(
       release.files
@@ -126,6 +129,6 @@ describe.skipIf(!hasShared)('loading the real v1.0 files (skipped when ../shared
     ).toEqual(['README.md', 'full/tasks-sample.jsonl']);
     expect(release.leaderboard?.entries).toHaveLength(7);
     expect(release.submissions.map((s) => s.slug)).toEqual(['bm25-reference', 'dense-reference']);
-    expect(release.lacks).toContain('full answer key (tasks.jsonl)');
+    expect(release.lacks).not.toContain('full answer key (tasks.jsonl)');
   });
 });
