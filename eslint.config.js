@@ -18,6 +18,53 @@ export default ts.config(
     },
   },
   {
+    // src/core runs in the page, in workers and in Node: no platform modules, no UI, no globals of one host
+    files: ['src/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^node:',
+              message: 'src/core runs in browsers too: put Node I/O in src/adapters/node or src/cli.',
+            },
+            {
+              regex: '^(fs|path|os|url|crypto|child_process|zlib|http|https|stream)(/|$)',
+              message: 'src/core runs in browsers too: no Node built-ins.',
+            },
+            { regex: '^svelte', message: 'src/core has no UI: Svelte belongs to src/app.' },
+            {
+              regex: '(^|/)(app|cli|adapters)/',
+              message: 'src/core depends on nothing outside it: pass what it needs in.',
+            },
+            {
+              regex: '(^|/)workers/',
+              message: 'src/core depends on nothing outside it: workers wire core to comlink.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...[
+          'window',
+          'document',
+          'self',
+          'location',
+          'indexedDB',
+          'localStorage',
+          'sessionStorage',
+          'navigator',
+          'process',
+        ].map((name) => ({
+          name,
+          message: `src/core runs in the page, workers and Node: take ${name} as a parameter instead.`,
+        })),
+      ],
+    },
+  },
+  {
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: {
       parserOptions: { projectService: true, extraFileExtensions: ['.svelte'], parser: ts.parser, svelteConfig },

@@ -7,6 +7,9 @@ if (!executablePath && !existsSync(chromium.executablePath())) {
   throw new Error(NO_BROWSER_HELP);
 }
 
+// E2E_PORT lets two checkouts run their suites side by side.
+const port = Number(process.env.E2E_PORT ?? 4173);
+
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
@@ -15,13 +18,13 @@ export default defineConfig({
   expect: { timeout: 60_000 },
   reporter: 'list',
   webServer: {
-    command: 'npx vite preview --port 4173 --strictPort',
-    url: 'http://localhost:4173/',
+    command: `npx vite preview --port ${port} --strictPort`,
+    url: `http://localhost:${port}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },
   use: {
-    baseURL: 'http://localhost:4173/',
+    baseURL: `http://localhost:${port}/`,
     browserName: 'chromium',
     launchOptions: chromiumLaunchOptions(),
   },

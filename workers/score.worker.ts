@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
-import { IdbJudgeCache } from '../src/core/judge/idb-cache.ts';
+import { IdbJudgeCache } from '../src/adapters/browser/idb-judge-cache.ts';
 import type { JudgeProgress } from '../src/core/judge/types.ts';
 import type { SubmissionMetadata } from '../src/core/release/types.ts';
 import {

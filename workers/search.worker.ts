@@ -2,7 +2,7 @@
 import * as Comlink from 'comlink';
 import ortWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
-import type { SourceSpec } from '../src/core/db/explorer.ts';
+import type { SourceSpec } from '../src/core/release/source-spec.ts';
 import type { SplitName } from '../src/core/release/types.ts';
 import { SearchService, type EncoderChoice } from '../src/core/search/service.ts';
 import { hubModelEmbedder, releaseModelEmbedder } from '../src/core/search/transformers-embedder.ts';

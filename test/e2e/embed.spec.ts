@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { projectRoot, startStaticServer } from './support.ts';
 
-const SITE = 'http://localhost:4173/';
+const SITE = `http://localhost:${process.env.E2E_PORT ?? 4173}/`;
 
 interface TaskLine {
   task_id: string;

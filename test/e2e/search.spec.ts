@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { FolderSource } from '../../src/cli/folder-source.ts';
+import { FolderSource } from '../../src/adapters/node/folder-source.ts';
 import { parseRun } from '../../src/core/retrieval/index.ts';
 import { nodeEmbedderFor } from '../../src/cli/index-build/node-embedder.ts';
 import { SearchSession } from '../../src/core/search/index.ts';

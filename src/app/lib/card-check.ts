@@ -1,4 +1,4 @@
-import type { ReleaseStats } from '../../core/db/stats.ts';
+import type { ReleaseStats } from '../../core/explorer/stats.ts';
 
 /** The recomputed value of each number cell of a card table, or undefined when it is not a checked figure. */
 export type TableCheck = Array<Array<number | undefined>>;

@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import type { LoadProgress } from '../../core/release/load.ts';
-import type { ReleaseSummary, SourceSpec } from '../../core/db/explorer.ts';
+import type { ReleaseSummary } from '../../core/explorer/service.ts';
+import type { SourceSpec } from '../../core/release/source-spec.ts';
 import { dataWorker } from '../data/client.ts';
 
 export interface SiteRelease {

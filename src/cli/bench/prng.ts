@@ -1,17 +1,8 @@
 /** Seeded randomness for the synthetic benchmark data (mulberry32; not for anything secret). */
 
-export type Random = () => number;
+import type { Random } from '../../core/random.ts';
 
-export function mulberry32(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32, type Random } from '../../core/random.ts';
 
 export function randomInt(r: Random, lo: number, hiInclusive: number): number {
   return lo + Math.floor(r() * (hiInclusive - lo + 1));

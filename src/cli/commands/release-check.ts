@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, UsageError } from '../args.ts';
-import { FolderSource } from '../folder-source.ts';
+import { FolderSource } from '../../adapters/node/folder-source.ts';
 import { detectLayout } from '../../core/release/layout.ts';
 import { loadRelease, ReleaseRefused, type LoadedRelease } from '../../core/release/load.ts';
 import { manifestCountsFromTasks } from '../../core/release/manifest.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { SplitName } from '../../core/release/types.ts';
 import { isSearchMethod, SearchSession, SEARCH_METHODS, type EvalReport } from '../../core/search/index.ts';
 import { parseArgs, UsageError } from '../args.ts';
-import { FolderSource } from '../folder-source.ts';
+import { FolderSource } from '../../adapters/node/folder-source.ts';
 import { DEFAULT_EMBEDDINGS_BASE, nodeEmbedderFor } from '../index-build/node-embedder.ts';
 
 const USAGE = `usage: npm run cli -- run <release-folder> --method bm25|dense|hybrid --out <file>

@@ -11,7 +11,7 @@ import { compareScores } from '../../core/scoring/compare.ts';
 import { sha256Hex } from '../../core/scoring/prompts.ts';
 import { questionLine } from '../../core/release/jsonl.ts';
 import { UsageError, parseArgs } from '../args.ts';
-import { cacheOnlyJudge, openJudgeCache } from '../judge-cache-fs.ts';
+import { cacheOnlyJudge, openJudgeCache } from '../../adapters/node/judge-cache-fs.ts';
 import {
   EXIT,
   exitCodeOf,

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { ReleaseSource } from '../../core/release/source.ts';
 import { openAiEmbedder, type ModelManifest, type QueryEmbedder } from '../../core/search/index.ts';
-import { FolderSource } from '../folder-source.ts';
+import { FolderSource } from '../../adapters/node/folder-source.ts';
 import { embedTexts } from '../model/embed-node.ts';
 
 export const DEFAULT_EMBEDDINGS_BASE = 'https://api.openai.com/v1';

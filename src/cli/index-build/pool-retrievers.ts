@@ -2,8 +2,8 @@
  * The sample generator's pooling retrievers: the benchmark's three (docs/benchmark-spec.md 3),
  * backed by the real retrieval core over the same chunks the release ships.
  */
-import type { StaticEmbeddings } from '../../core/embed/train.ts';
-import { StaticEmbedder } from '../../core/embed/static-embedder.ts';
+import type { StaticEmbeddings } from '../../core/embedding-model/train.ts';
+import { StaticEmbedder } from '../../core/embedding-model/static-embedder.ts';
 import type { Chunk } from '../../core/release/types.ts';
 import { buildBm25Index, buildDenseIndex, rrfFuse } from '../../core/retrieval/index.ts';
 import type { Retriever as PoolRetriever } from '../../core/sample/pool-bm25.ts';

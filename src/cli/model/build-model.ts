@@ -10,7 +10,7 @@ import {
   type StaticEmbeddings,
   type TrainOptions,
   trainStaticEmbeddings,
-} from '../../core/embed/train.ts';
+} from '../../core/embedding-model/train.ts';
 import { fp32ModelBytes, q8ModelBytes } from './onnx-model.ts';
 import { readChunks } from './read-chunks.ts';
 import { modelConfigJson, tokenizerConfigJson, tokenizerJson } from './tokenizer-files.ts';

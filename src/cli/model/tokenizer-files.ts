@@ -8,7 +8,7 @@ import {
   SEP_TOKEN,
   SPECIAL_TOKENS,
   UNK_TOKEN,
-} from '../../core/embed/wordpiece.ts';
+} from '../../core/embedding-model/wordpiece.ts';
 
 function idOf(vocab: readonly string[], token: string): number {
   const id = vocab.indexOf(token);

@@ -13,7 +13,7 @@ import {
   type TrainedSampleModel,
 } from '../model/build-model.ts';
 import { realPoolRetrievers } from '../index-build/pool-retrievers.ts';
-import { pyJsonDumpsIndent } from '../../core/release/py-json.ts';
+import { pyJsonDumpsIndent } from '../../core/python/json-dumps.ts';
 import {
   PATHS,
   renderSampleFiles,

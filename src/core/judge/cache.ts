@@ -1,4 +1,4 @@
-import { pyJsonDumps } from '../release/py-json.ts';
+import { pyJsonDumps } from '../python/json-dumps.ts';
 import type { JudgeCache } from './types.ts';
 
 /** A cache held in memory (tests, the CLI's offline scoring, a page without IndexedDB). */

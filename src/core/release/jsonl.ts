@@ -7,11 +7,11 @@
  * and reading goes on with the next line.
  */
 import { IssueList, describeLocation, makeIssue, renderFound, truncate, type ParseIssue } from './issues.ts';
-import { pyJsonDumps } from './py-json.ts';
+import { pyJsonDumps } from '../python/json-dumps.ts';
 import type { Question } from './types.ts';
 import type { Validator } from './validate.ts';
 
-export { pyJsonDumps, pyJsonDumpsIndent, pyJsonString, pyFloatRepr, pyFloat, PyFloat } from './py-json.ts';
+export { pyJsonDumps, pyJsonDumpsIndent, pyJsonString, pyFloatRepr, pyFloat, PyFloat } from '../python/json-dumps.ts';
 
 /** io_utils.write_jsonl: each row as json.dumps(row, ensure_ascii=False) then "\n", the last line too. */
 export function writeJsonl(rows: readonly unknown[]): string {

@@ -19,7 +19,7 @@
  */
 
 import { ndcgAtK, recallAtK } from '../scoring/metrics.ts';
-import { pyMean } from '../scoring/python-sum.ts';
+import { pyMean } from '../python/sum.ts';
 
 export function dedupeInOrder(ids: readonly string[]): string[] {
   return [...new Set(ids)];

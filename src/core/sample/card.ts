@@ -1,7 +1,7 @@
 import type { Task, TaskType } from '../release/types.ts';
 import { TASK_TYPES } from '../release/types.ts';
 import { groupThousands } from './calendar.ts';
-import { CHUNK_STEP, CHUNK_TOKENS } from './chunking.ts';
+import { CHUNK_STEP, CHUNK_TOKENS } from '../text/chunks.ts';
 import { GENERATOR_MODEL, ADJUDICATOR_MODEL, POOL_JUDGE_MODEL } from './context.ts';
 import { yearSpan } from './corpus.ts';
 import type { SamplePipelineResult } from './pipeline.ts';

@@ -1,25 +1,9 @@
 import type { Chunk, CorpusDoc } from '../release/types.ts';
+import { chunkSpans } from '../text/chunks.ts';
 
-/** docs/benchmark-spec.md 1.7: 512-token windows, step 462, split on whitespace. */
-export const CHUNK_TOKENS = 512;
-export const CHUNK_STEP = 462;
-
-export function whitespaceTokens(text: string): string[] {
-  return text.split(/\s+/).filter((t) => t.length > 0);
-}
-
+/** The benchmark's chunk records of one document (docs/benchmark-spec.md 1.7). */
 export function chunkDoc(doc: Pick<CorpusDoc, 'doc_id' | 'text'>): Chunk[] {
-  const tokens = whitespaceTokens(doc.text);
-  if (tokens.length <= CHUNK_TOKENS) return [{ chunk_id: `${doc.doc_id}#0`, doc_id: doc.doc_id, text: doc.text }];
-  const chunks: Chunk[] = [];
-  for (let start = 0, i = 0; start < tokens.length; start += CHUNK_STEP, i++) {
-    chunks.push({
-      chunk_id: `${doc.doc_id}#${i}`,
-      doc_id: doc.doc_id,
-      text: tokens.slice(start, start + CHUNK_TOKENS).join(' '),
-    });
-  }
-  return chunks;
+  return chunkSpans(doc.doc_id, doc.text).map((s) => ({ chunk_id: s.chunk_id, doc_id: doc.doc_id, text: s.text }));
 }
 
 /** Garbage docs are not chunked, so they cannot be retrieved. */

@@ -1,5 +1,5 @@
 import type { CorpusDoc } from '../release/types.ts';
-import { whitespaceTokens } from './chunking.ts';
+import { whitespaceTokens } from '../text/chunks.ts';
 import { dayOf, yearOf } from './calendar.ts';
 import { applyOcrNoise, binaryJunk, type NoiseLevel } from './ocr-noise.ts';
 import { Prng } from './prng.ts';

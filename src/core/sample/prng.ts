@@ -3,11 +3,14 @@
  * awkward, so we use splitmix32-seeded mulberry32 (fast, good enough for fiction, identical in
  * every JS engine). Never Math.random: the sample must regenerate byte for byte.
  */
+import { mulberry32 } from '../random.ts';
+
 export class Prng {
-  private state: number;
+  /** Uniform in [0, 1). */
+  readonly next: () => number;
 
   constructor(seed: number) {
-    this.state = splitmix32(seed >>> 0);
+    this.next = mulberry32(splitmix32(seed >>> 0));
   }
 
   /** A fresh generator whose stream depends only on this seed and the label. */
@@ -15,14 +18,6 @@ export class Prng {
     let h = seed >>> 0;
     for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 0x9e3779b1) >>> 0;
     return new Prng(h);
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
   /** Integer in [lo, hi] inclusive. */

@@ -1,5 +1,5 @@
 import { questionLine, writeJsonl } from '../release/jsonl.ts';
-import { pyJsonDumps, pyJsonDumpsIndent } from '../release/py-json.ts';
+import { pyJsonDumps, pyJsonDumpsIndent } from '../python/json-dumps.ts';
 import type { Manifest, ManifestSplit, ReleaseDescriptor, SplitName, Task } from '../release/types.ts';
 import { datasetCard } from './card.ts';
 import { sampleJudgeProfile } from './judge-profile.ts';

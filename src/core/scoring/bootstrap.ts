@@ -4,10 +4,10 @@
  * resample's .mean(), then np.mean of the type means; np.percentile of the iteration
  * values, each rounded with Python's round(x, 6). One generator serves both intervals.
  */
-import { fillBoundedIntegers } from './numpy-random.ts';
-import { numpyMean, numpyPercentileLinear } from './numpy-stats.ts';
-import { Pcg64 } from './pcg64.ts';
-import { pyRound } from './python-float.ts';
+import { fillBoundedIntegers } from '../python/numpy-random.ts';
+import { numpyMean, numpyPercentileLinear } from '../python/numpy-stats.ts';
+import { Pcg64 } from '../python/pcg64.ts';
+import { pyRound } from '../python/round.ts';
 
 export interface BootstrapSettings {
   iterations: number;

@@ -2,8 +2,8 @@
  * scripts/compare_scores.py: walk committed and recomputed scores.json trees (keys sorted,
  * root path "scores") and list every mismatch beyond the CI tolerances of spec 2.6.
  */
-import { pyFloatRepr } from '../release/py-json.ts';
-import { pyReprStr } from './python-repr.ts';
+import { pyFloatRepr } from '../python/json-dumps.ts';
+import { pyReprStr } from '../python/repr.ts';
 
 export const EPS = 1e-6;
 export const JUDGE_TOL = 0.02;

@@ -3,7 +3,7 @@
  * micro = Σ n_t·per_type_t / N with the manifest's per-type counts, cited and uncited.
  */
 import type { Leaderboard, Manifest, ScoreReport, SplitName, TaskType } from '../release/types.ts';
-import { pyMean } from './python-sum.ts';
+import { pyMean } from '../python/sum.ts';
 
 export interface LeaderboardCheck {
   name: string;

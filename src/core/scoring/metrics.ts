@@ -1,6 +1,6 @@
 /** The judge-free metrics of score.py: retrieval recall@k / nDCG@k and ALCE-style citation P/R. */
 import type { Task } from '../release/types.ts';
-import { pySum, pyTrueDiv } from './python-sum.ts';
+import { pySum, pyTrueDiv } from '../python/sum.ts';
 
 /** |set(retrieved[:k]) ∩ set(gold)| / len(gold); 0 for an empty gold list. */
 export function recallAtK(retrieved: readonly string[], gold: readonly string[], k: number): number {

@@ -7,9 +7,9 @@
 import type { Task } from '../release/types.ts';
 import { JsonlLineSplitter } from './jsonl-lines.ts';
 import type { LineEvent } from './jsonl-lines.ts';
-import { pyJsonLoads } from './python-json.ts';
-import type { PyValue } from './python-json.ts';
-import { pyReprStrList } from './python-repr.ts';
+import { pyJsonLoads } from '../python/json-loads.ts';
+import type { PyValue } from '../python/json-loads.ts';
+import { pyReprStrList } from '../python/repr.ts';
 
 export type PredictionIssueCode =
   | 'line_too_long'

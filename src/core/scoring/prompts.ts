@@ -4,7 +4,7 @@
  * judge cache key: hex sha256 of UTF-8 (model + NUL + system + NUL + prompt).
  */
 import type { JudgeProfile, Task } from '../release/types.ts';
-import { pyReprStrList } from './python-repr.ts';
+import { pyReprStrList } from '../python/repr.ts';
 
 export type JudgeTag = 'SCOREJUDGE' | 'AGGJUDGE' | 'PREMISEID';
 export type PromptKind = 'answer' | 'aggregation' | 'premise_id';

@@ -1,7 +1,7 @@
 /** scores.json: the canonical key order (spec 2.7) and a byte-compatible Python json.dumps(indent=2) writer. */
 import type { ScoreReport } from '../release/types.ts';
-import { pyJsonDumps } from '../release/py-json.ts';
-import type { PyValue } from './python-json.ts';
+import { pyJsonDumps } from '../python/json-dumps.ts';
+import type { PyValue } from '../python/json-loads.ts';
 
 export const REPORT_KEY_ORDER = [
   'overall_cited_correctness',

@@ -8,12 +8,12 @@
 import type { JudgeProfile, ScoreReport, Task, TaskType } from '../release/types.ts';
 import { createBootstrapRng, stratifiedBootstrapCi } from './bootstrap.ts';
 import { citationGold, citationPrecisionRecall, ndcgAtK, recallAtK } from './metrics.ts';
-import { pyMean } from './python-sum.ts';
+import { pyMean } from '../python/sum.ts';
 import type { PredictionsResult, ScoringPrediction } from './predictions.ts';
 import { judgeCacheKey, renderAggregationPrompt, renderAnswerPrompt, renderPremisePrompt } from './prompts.ts';
 import type { JudgeTag } from './prompts.ts';
-import { CanonicalScorerCrash } from './python-semantics.ts';
-import { pyRound } from './python-float.ts';
+import { CanonicalScorerCrash } from '../python/semantics.ts';
+import { pyRound } from '../python/round.ts';
 import type { ReportNumberKinds } from './report.ts';
 import { formatScoresJson, orderReport } from './report.ts';
 import { NO_GOLD_TYPES, isListType, scoreListTask, scoreRefusalTask, scoreSingleAnswerTask } from './task-score.ts';

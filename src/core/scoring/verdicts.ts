@@ -2,9 +2,9 @@
  * Reading a judge reply exactly as score.py does: json.loads (a non-JSON reply is a judge
  * error), then dict.get, truthiness, list(... or []) and max(0, int(... or 0)).
  */
-import { PyJsonDecodeError, pyJsonLoads } from './python-json.ts';
-import type { PyDict, PyValue } from './python-json.ts';
-import { CanonicalScorerCrash, pyInt, pyList, pyTruthy, pyTypeName } from './python-semantics.ts';
+import { PyJsonDecodeError, pyJsonLoads } from '../python/json-loads.ts';
+import type { PyDict, PyValue } from '../python/json-loads.ts';
+import { CanonicalScorerCrash, pyInt, pyList, pyTruthy, pyTypeName } from '../python/semantics.ts';
 
 /** LLMError in the canonical scorer: the task scores (0, 0) and counts as a judge error. */
 export class JudgeReplyError extends Error {}

@@ -2,22 +2,14 @@
  * What the search worker exposes: one SearchSession for the release the page has loaded,
  * replaced when the page loads another, plus the choice of query encoder.
  */
-import type { SourceSpec } from '../db/explorer.ts';
-import { FileListSource, UrlSource, type ReleaseSource } from '../release/source.ts';
+import { sourceKey, sourceOf, type SourceSpec } from '../release/source-spec.ts';
+import type { ReleaseSource } from '../release/source.ts';
 import type { SplitName } from '../release/types.ts';
 import type { RankedDoc } from '../retrieval/index.ts';
 import { openAiEmbedder, type QueryEmbedder } from './embedders.ts';
 import type { ModelManifest } from './model-manifest.ts';
 import { SearchSession, type ReleaseIndexInfo } from './session.ts';
 import type { EvalProgress, IndexProgress, SearchMethod, SearchResult } from './types.ts';
-
-export function sourceOf(spec: SourceSpec, here: string): ReleaseSource {
-  if (spec.kind === 'url') return new UrlSource(new URL(spec.base, here).href);
-  return new FileListSource(
-    spec.label,
-    spec.files.map((f) => ({ path: f.path, blob: f.file })),
-  );
-}
 
 export interface EncoderChoice {
   kind: 'release' | 'hub' | 'endpoint';
@@ -46,7 +38,7 @@ export class SearchService {
 
   /** Opens a release (a no-op when it is already the open one). */
   async open(spec: SourceSpec): Promise<ReleaseIndexInfo> {
-    const key = spec.kind === 'url' ? `url:${spec.base}` : `files:${spec.label}:${spec.files.length}`;
+    const key = sourceKey(spec);
     if (key !== this.openedKey || !this.session) {
       this.openedKey = key;
       this.session = SearchSession.open(sourceOf(spec, this.deps.here), {

@@ -4,7 +4,7 @@
  * benchmark's retrievers do (docs/benchmark-spec.md 3), attaches chunk snippets, and evaluates a
  * method over a split's tasks.
  */
-import { OnlySource } from '../db/only-source.ts';
+import { OnlySource } from '../release/only-source.ts';
 import { loadRelease } from '../release/load.ts';
 import { sha256Hex } from '../release/sha256.ts';
 import type { ReleaseSource } from '../release/source.ts';

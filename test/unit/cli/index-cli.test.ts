@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run as buildIndex } from '../../../src/cli/commands/build-index.ts';
 import { run as runCmd } from '../../../src/cli/commands/run.ts';
-import { FolderSource } from '../../../src/cli/folder-source.ts';
+import { FolderSource } from '../../../src/adapters/node/folder-source.ts';
 import type { ReleaseDescriptor } from '../../../src/core/release/types.ts';
 import { parseRun } from '../../../src/core/retrieval/index.ts';
 import { SearchSession } from '../../../src/core/search/index.ts';

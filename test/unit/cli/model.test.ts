@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_MODEL_DIM, SAMPLE_MODEL_NAME, buildSampleModel } from '../../../src/cli/model/build-model.ts';
 import { embedChunks, embedTexts } from '../../../src/cli/model/embed-node.ts';
 import { readChunks } from '../../../src/cli/model/read-chunks.ts';
-import { createPrng } from '../../../src/core/embed/prng.ts';
-import { StaticEmbedder } from '../../../src/core/embed/static-embedder.ts';
-import { WordPieceEncoder } from '../../../src/core/embed/wordpiece.ts';
+import { createPrng } from '../../../src/core/embedding-model/prng.ts';
+import { StaticEmbedder } from '../../../src/core/embedding-model/static-embedder.ts';
+import { WordPieceEncoder } from '../../../src/core/embedding-model/wordpiece.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const release = path.join(root, 'static-data/sample');

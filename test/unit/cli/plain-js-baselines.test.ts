@@ -8,7 +8,7 @@ import {
   serializeDense,
   type ChunkInput,
 } from '../../../src/core/retrieval/index.ts';
-import { createPrng } from '../../../src/core/embed/prng.ts';
+import { createPrng } from '../../../src/core/embedding-model/prng.ts';
 
 const DIM = 16;
 const words = ['ledger', 'flight', 'invoice', 'harbor', 'trust', 'memo', 'island', 'wire'];

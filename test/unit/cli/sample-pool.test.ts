@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FolderSource } from '../../../src/cli/folder-source.ts';
+import { FolderSource } from '../../../src/adapters/node/folder-source.ts';
 import { nodeEmbedderFor } from '../../../src/cli/index-build/node-embedder.ts';
 import type { PoolEntry, Task } from '../../../src/core/release/types.ts';
 import { SearchSession } from '../../../src/core/search/index.ts';

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeJudgeCacheEntry } from '../../../src/cli/judge-cache-fs.ts';
+import { writeJudgeCacheEntry } from '../../../src/adapters/node/judge-cache-fs.ts';
 import { hasShared, projectRootDir, sharedDir, sharedSkipReason } from '../core/scoring/shared-data.ts';
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -9,7 +9,7 @@ export type {
   ScoreOptions,
   TasksChoice,
 } from './session.ts';
-export type { ReleaseSourceSpec } from './release-inputs.ts';
+export type { SourceSpec as ReleaseSourceSpec } from '../../release/source-spec.ts';
 export type {
   ComparisonView,
   DeterministicView,

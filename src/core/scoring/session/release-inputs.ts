@@ -7,13 +7,9 @@ import { parseVerdictsJson } from '../../judge/cache.ts';
 import { detectLayout } from '../../release/layout.ts';
 import { loadRelease, type LoadedSubmission } from '../../release/load.ts';
 import { sha256Hex } from '../../release/sha256.ts';
-import { FileListSource, UrlSource, type ReleaseSource } from '../../release/source.ts';
+import type { ReleaseSource } from '../../release/source.ts';
 import type { JudgeProfile, Leaderboard, SplitName, Task } from '../../release/types.ts';
 import { SPLITS } from '../../release/types.ts';
-
-/** Same shape as the data worker's SourceSpec (src/core/db/explorer.ts). */
-export type ReleaseSourceSpec =
-  { kind: 'url'; base: string } | { kind: 'files'; label: string; files: Array<{ path: string; file: Blob }> };
 
 /** The file name of a shipped judge cache, relative to the release root. */
 export const SHIPPED_JUDGE_CACHE = 'judge-cache.json';
@@ -29,14 +25,6 @@ export interface ReleaseScoringInputs {
   shippedCache: Map<string, string>;
   /** Why a shipped cache was not used, if one was refused. */
   shippedCacheError?: string;
-}
-
-export function releaseSourceOf(spec: ReleaseSourceSpec, here = 'http://localhost/'): ReleaseSource {
-  if (spec.kind === 'url') return new UrlSource(new URL(spec.base, here).href);
-  return new FileListSource(
-    spec.label,
-    spec.files.map((f) => ({ path: f.path, blob: f.file })),
-  );
 }
 
 async function readShippedCache(

@@ -3,6 +3,7 @@
  * predictions and judge cache; validates, plans, judges (offline from the cache or live with
  * the user's key) and scores. The key is only held for the duration of a run.
  */
+import { sourceOf, type SourceSpec } from '../../release/source-spec.ts';
 import { serializeVerdictsJson } from '../../judge/cache.ts';
 import { writeCacheZip } from '../../judge/cache-zip.ts';
 import { JudgeError } from '../../judge/errors.ts';
@@ -29,9 +30,7 @@ import { parseJudgeProfile, parseTasksJsonl } from '../scoring-inputs.ts';
 import { importCacheFile, importCacheFolder } from './cache-io.ts';
 import {
   loadReleaseScoringInputs,
-  releaseSourceOf,
   type ReleaseScoringInputs,
-  type ReleaseSourceSpec,
 } from './release-inputs.ts';
 import {
   compareOutcomes,
@@ -136,8 +135,8 @@ export class ScoreSession {
 
   // ---- inputs ----
 
-  async useRelease(spec: ReleaseSourceSpec, here?: string): Promise<ReleaseInfo> {
-    this.release = await loadReleaseScoringInputs(releaseSourceOf(spec, here));
+  async useRelease(spec: SourceSpec, baseHref: string): Promise<ReleaseInfo> {
+    this.release = await loadReleaseScoringInputs(sourceOf(spec, baseHref));
     this.clearOutcomes();
     return this.releaseInfo(this.release);
   }

@@ -1,17 +1,9 @@
 /** Seeded synthetic chunks, queries and vectors for the retrieval tests. */
 import type { ChunkInput } from '../../../../src/core/retrieval/types.ts';
 
-/** mulberry32: small, fast, seedable. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../../../../src/core/random.ts';
+
+export { rng };
 
 const SYLLABLES = [
   'ka',

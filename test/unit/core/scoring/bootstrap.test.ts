@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { stratifiedBootstrapCi } from '../../../../src/core/scoring/bootstrap.ts';
-import { fillBoundedIntegers } from '../../../../src/core/scoring/numpy-random.ts';
-import { numpyMean, numpyPercentileLinear, pairwiseSum } from '../../../../src/core/scoring/numpy-stats.ts';
-import { Pcg64 } from '../../../../src/core/scoring/pcg64.ts';
+import { fillBoundedIntegers } from '../../../../src/core/python/numpy-random.ts';
+import { numpyMean, numpyPercentileLinear, pairwiseSum } from '../../../../src/core/python/numpy-stats.ts';
+import { Pcg64 } from '../../../../src/core/python/pcg64.ts';
 import { hasShared, readShared, sharedSkipReason } from './shared-data.ts';
 
 interface Vectors {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FolderSource } from '../../../../src/cli/folder-source.ts';
+import { FolderSource } from '../../../../src/adapters/node/folder-source.ts';
 import {
   benchmarkNdcgAt10,
   benchmarkRecallAt,

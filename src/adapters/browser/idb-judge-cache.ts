@@ -1,4 +1,4 @@
-import type { JudgeCache } from './types.ts';
+import type { JudgeCache } from '../../core/judge/types.ts';
 
 /** Where the browser keeps judge replies: one object store, reply text by cache key. */
 export const JUDGE_CACHE_DB = 'ebx-judge-cache';

@@ -6,7 +6,7 @@ import {
   type LoadProgress,
   type LoadedRelease,
 } from '../release/load.ts';
-import { FileListSource, UrlSource, type ReleaseSource } from '../release/source.ts';
+import { sourceOf, type SourceSpec } from '../release/source-spec.ts';
 import type { JudgeProfile, Leaderboard, ReleaseDescriptor } from '../release/types.ts';
 import * as q from './queries.ts';
 import { docDetail } from './doc-queries.ts';
@@ -16,14 +16,8 @@ import { releaseStats } from './stats.ts';
 import type { Sql } from './sql.ts';
 import { createTables, fillSourceQuality } from './tables.ts';
 import { TextSearch } from './text-search.ts';
-import { OnlySource } from './only-source.ts';
 import type { Chunk } from '../release/types.ts';
 import { Table, Utf8, Int32, vectorFromArray } from 'apache-arrow';
-
-/** `only` (embeds): load just these file kinds of an our-layout release, besides its questions and tasks. */
-export type SourceSpec =
-  | { kind: 'url'; base: string; only?: string[] }
-  | { kind: 'files'; label: string; files: Array<{ path: string; file: Blob }> };
 
 export interface ReleaseSummary {
   label: string;
@@ -47,7 +41,7 @@ export type LoadOutcome = { ok: true; summary: ReleaseSummary } | { ok: false; e
  * The data worker's API: loads a release (parsing and checks happen here, off the main
  * thread), fills DuckDB, and answers the explorer's typed questions.
  */
-export function createExplorerData(startSql: () => Promise<Sql>) {
+export function createExplorerData(startSql: () => Promise<Sql>, baseHref: string) {
   let sqlPromise: Promise<Sql> | undefined;
   // Loads replace the same tables, so they run one after another.
   let queue: Promise<unknown> = Promise.resolve();
@@ -67,16 +61,6 @@ export function createExplorerData(startSql: () => Promise<Sql>) {
   let loadNo = 0;
   const sql = () => (sqlPromise ??= startSql());
 
-  function sourceOf(spec: SourceSpec): ReleaseSource {
-    if (spec.kind === 'url') {
-      const source = new UrlSource(new URL(spec.base, self.location?.href ?? 'http://localhost/').href);
-      return spec.only ? new OnlySource(source, spec.only) : source;
-    }
-    return new FileListSource(
-      spec.label,
-      spec.files.map((f) => ({ path: f.path, blob: f.file })),
-    );
-  }
 
   async function loadNow(spec: SourceSpec, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
     const started = performance.now();
@@ -84,7 +68,7 @@ export function createExplorerData(startSql: () => Promise<Sql>) {
       // DuckDB starts in its own worker while the files are read and parsed here.
       const dbReady = sql();
       dbReady.catch(() => undefined);
-      const release = await loadRelease(sourceOf(spec), { onProgress, deferParquet: true });
+      const release = await loadRelease(sourceOf(spec, baseHref), { onProgress, deferParquet: true });
       const db = await dbReady;
       const docsParquet = release.parquet.find((p) => p.kind === 'docs');
       if (docsParquet && !release.docs) release.docs = [];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pyMean, pySum, pyTrueDiv } from '../../../../src/core/scoring/python-sum.ts';
-import type { PyNumber } from '../../../../src/core/scoring/python-sum.ts';
+import { pyMean, pySum, pyTrueDiv } from '../../../../src/core/python/sum.ts';
+import type { PyNumber } from '../../../../src/core/python/sum.ts';
 
 type Tagged = { i: string } | { f: string };
 interface SumCase {

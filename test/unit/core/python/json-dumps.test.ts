@@ -8,9 +8,9 @@ import {
   pyJsonDumpsIndent,
   pyJsonString,
   pyJsonStringAscii,
-} from '../../../../src/core/release/py-json.ts';
+} from '../../../../src/core/python/json-dumps.ts';
 import type { Task } from '../../../../src/core/release/types.ts';
-import { hasShared, releaseText, sharedNote } from './shared-release.ts';
+import { hasShared, releaseText, sharedNote } from '../release/shared-release.ts';
 
 describe('pyJsonDumps escaping (json.dumps(ensure_ascii=False))', () => {
   it('uses the short escapes for quote, backslash and \\b \\f \\n \\r \\t', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TRAIN_OPTIONS, trainStaticEmbeddings } from '../../../../src/core/embed/train.ts';
+import { DEFAULT_TRAIN_OPTIONS, trainStaticEmbeddings } from '../../../../src/core/embedding-model/train.ts';
 
 const corpus: string[] = [];
 for (let i = 0; i < 40; i++) {

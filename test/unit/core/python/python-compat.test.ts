@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { pyRound } from '../../../../src/core/scoring/python-float.ts';
-import { PyJsonDecodeError, pyJsonLoads } from '../../../../src/core/scoring/python-json.ts';
-import { pyReprStr, pyReprStrList } from '../../../../src/core/scoring/python-repr.ts';
-import { CanonicalScorerCrash, pyInt, pyList, pyTruthy } from '../../../../src/core/scoring/python-semantics.ts';
+import { pyRound } from '../../../../src/core/python/round.ts';
+import { PyJsonDecodeError, pyJsonLoads } from '../../../../src/core/python/json-loads.ts';
+import { pyReprStr, pyReprStrList } from '../../../../src/core/python/repr.ts';
+import { CanonicalScorerCrash, pyInt, pyList, pyTruthy } from '../../../../src/core/python/semantics.ts';
 
 describe('pyReprStr (values printed by CPython 3.11 repr())', () => {
   const cases: [string, string][] = [

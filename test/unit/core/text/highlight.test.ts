@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkSpans } from '../../../../src/core/db/chunk-spans.ts';
-import { findSpans, segments } from '../../../../src/core/db/highlight.ts';
+import { chunkSpans } from '../../../../src/core/text/chunks.ts';
+import { findSpans, segments } from '../../../../src/core/text/highlight.ts';
 import { chunkDoc } from '../../../../src/core/sample/chunking.ts';
 
 describe('findSpans', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { countCooccurrences } from '../../../../src/core/embed/cooccurrence.ts';
-import { ppmi } from '../../../../src/core/embed/ppmi.ts';
-import { type CsrMatrix, csrFromDense } from '../../../../src/core/embed/sparse.ts';
+import { countCooccurrences } from '../../../../src/core/embedding-model/cooccurrence.ts';
+import { ppmi } from '../../../../src/core/embedding-model/ppmi.ts';
+import { type CsrMatrix, csrFromDense } from '../../../../src/core/embedding-model/sparse.ts';
 
 function toDense(m: CsrMatrix): number[][] {
   const out = Array.from({ length: m.rows }, () => new Array<number>(m.cols).fill(0));

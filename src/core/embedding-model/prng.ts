@@ -1,4 +1,6 @@
 /** Seeded pseudo-random numbers (mulberry32) so training is reproducible byte for byte. */
+import { mulberry32 } from '../random.ts';
+
 export interface Prng {
   /** Uniform in [0, 1). */
   next(): number;
@@ -7,14 +9,7 @@ export interface Prng {
 }
 
 export function createPrng(seed: number): Prng {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     gaussian(): number {

@@ -5,7 +5,7 @@ import wasmMvp from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
 import workerEh from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import workerMvp from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url';
 import type { Table } from 'apache-arrow';
-import { plainRow, type Sql, type SqlValue } from '../../core/db/sql.ts';
+import { plainRow, type Sql, type SqlValue } from '../../core/explorer/sql.ts';
 
 /** The one place that starts DuckDB-WASM. Bundles are served by the app, never a CDN. */
 export async function startDuckDb(): Promise<Sql> {

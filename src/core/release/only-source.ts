@@ -1,6 +1,6 @@
 import type { AsyncBuffer } from 'hyparquet';
-import type { ReleaseSource } from '../release/source.ts';
-import type { ReleaseDescriptor } from '../release/types.ts';
+import type { ReleaseSource } from './source.ts';
+import type { ReleaseDescriptor } from './types.ts';
 
 /**
  * A release source whose release.json names only some of its files, so that an embed loads

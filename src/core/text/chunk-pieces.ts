@@ -1,4 +1,4 @@
-import type { Segment } from '../../core/db/highlight.ts';
+import type { Segment } from './highlight.ts';
 
 export interface Piece {
   /** Set on the piece a chunk starts with. */

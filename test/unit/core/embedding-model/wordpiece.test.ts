@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createPrng } from '../../../../src/core/embed/prng.ts';
-import { buildVocab, countWords } from '../../../../src/core/embed/vocab.ts';
+import { createPrng } from '../../../../src/core/embedding-model/prng.ts';
+import { buildVocab, countWords } from '../../../../src/core/embedding-model/vocab.ts';
 import {
   SPECIAL_TOKENS,
   WordPieceEncoder,
   bertNormalize,
   bertPreTokenize,
-} from '../../../../src/core/embed/wordpiece.ts';
+} from '../../../../src/core/embedding-model/wordpiece.ts';
 
 describe('BERT normalisation and pre-tokenisation', () => {
   it('lowercases, strips accents, maps whitespace to spaces and drops control characters', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { orthonormalColumns, symmetricEigen, times, transposeTimes } from '../../../../src/core/embed/dense-linalg.ts';
-import { createPrng } from '../../../../src/core/embed/prng.ts';
-import { csrFromDense } from '../../../../src/core/embed/sparse.ts';
-import { truncatedSvd } from '../../../../src/core/embed/truncated-svd.ts';
+import { orthonormalColumns, symmetricEigen, times, transposeTimes } from '../../../../src/core/embedding-model/dense-linalg.ts';
+import { createPrng } from '../../../../src/core/embedding-model/prng.ts';
+import { csrFromDense } from '../../../../src/core/embedding-model/sparse.ts';
+import { truncatedSvd } from '../../../../src/core/embedding-model/truncated-svd.ts';
 
 function randomMatrix(rows: number, cols: number, seed: number): Float64Array {
   const prng = createPrng(seed);

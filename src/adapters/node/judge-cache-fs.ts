@@ -4,10 +4,10 @@
  */
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { serializeVerdictsJson } from '../core/judge/cache.ts';
-import { pyJsonDumps } from '../core/release/py-json.ts';
-import { JudgeCallMissingError } from '../core/scoring/score.ts';
-import type { JudgeFn } from '../core/scoring/score.ts';
+import { serializeVerdictsJson } from '../../core/judge/cache.ts';
+import { pyJsonDumps } from '../../core/python/json-dumps.ts';
+import { JudgeCallMissingError } from '../../core/scoring/score.ts';
+import type { JudgeFn } from '../../core/scoring/score.ts';
 
 const KEY = /^[0-9a-f]{64}$/;
 const MAX_MAP_BYTES = 1024 * 1024 * 1024;

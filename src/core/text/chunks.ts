@@ -2,6 +2,11 @@
 export const CHUNK_TOKENS = 512;
 export const CHUNK_STEP = 462;
 
+/** The benchmark's tokens for chunking: runs of non-whitespace (Python's str.split()). */
+export function whitespaceTokens(text: string): string[] {
+  return text.match(/\S+/g) ?? [];
+}
+
 export interface ChunkSpan {
   chunk_id: string;
   /** Character range of the window in the original text (windows overlap by 50 tokens). */

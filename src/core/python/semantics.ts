@@ -1,5 +1,5 @@
 /** Python's truthiness, int() and list() over json.loads values, as score.py applies them to verdicts. */
-import type { PyValue } from './python-json.ts';
+import type { PyValue } from './json-loads.ts';
 
 /**
  * Raised where the canonical scorer itself would stop with an uncaught exception (for example

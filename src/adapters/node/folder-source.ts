@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { AsyncBuffer } from 'hyparquet';
-import type { ReleaseSource } from '../core/release/source.ts';
+import type { ReleaseSource } from '../../core/release/source.ts';
 
 /** A release folder on disk, for the CLI. */
 export class FolderSource implements ReleaseSource {
