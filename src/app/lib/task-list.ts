@@ -1,4 +1,10 @@
-import { TASK_FACETS, TASK_SORTS, type TaskFilter, type TaskOrder, type TaskSort } from '../../core/explorer/queries.ts';
+import {
+  TASK_FACETS,
+  TASK_SORTS,
+  type TaskFilter,
+  type TaskOrder,
+  type TaskSort,
+} from '../../core/explorer/queries.ts';
 import { url } from '../state/url.svelte.ts';
 
 /** The Tasks list's filter as the URL holds it (one parameter per facet, repeated for OR). */

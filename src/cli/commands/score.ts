@@ -19,7 +19,12 @@ import { createJudgeProvider } from '../../core/judge/providers.ts';
 import { DEFAULT_JUDGE_CONCURRENCY, runJudgeCalls } from '../../core/judge/runner.ts';
 import type { JudgeProgress, JudgeProviderKind } from '../../core/judge/types.ts';
 import { planJudgeCalls, planPremiseCalls } from '../../core/scoring/score.ts';
-import { JudgeCacheError, cacheOnlyJudge, openJudgeCache, openWritableJudgeCache } from '../../adapters/node/judge-cache-fs.ts';
+import {
+  JudgeCacheError,
+  cacheOnlyJudge,
+  openJudgeCache,
+  openWritableJudgeCache,
+} from '../../adapters/node/judge-cache-fs.ts';
 import type { JudgeCacheReader, WritableJudgeCache } from '../../adapters/node/judge-cache-fs.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cacheMiss: 3, aborted: 4 } as const;

@@ -61,7 +61,6 @@ export function createExplorerData(startSql: () => Promise<Sql>, baseHref: strin
   let loadNo = 0;
   const sql = () => (sqlPromise ??= startSql());
 
-
   async function loadNow(spec: SourceSpec, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
     const started = performance.now();
     try {

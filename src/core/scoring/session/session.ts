@@ -28,10 +28,7 @@ import {
 } from '../score.ts';
 import { parseJudgeProfile, parseTasksJsonl } from '../scoring-inputs.ts';
 import { importCacheFile, importCacheFolder } from './cache-io.ts';
-import {
-  loadReleaseScoringInputs,
-  type ReleaseScoringInputs,
-} from './release-inputs.ts';
+import { loadReleaseScoringInputs, type ReleaseScoringInputs } from './release-inputs.ts';
 import {
   compareOutcomes,
   deterministicView,

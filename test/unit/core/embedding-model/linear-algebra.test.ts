@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { orthonormalColumns, symmetricEigen, times, transposeTimes } from '../../../../src/core/embedding-model/dense-linalg.ts';
+import {
+  orthonormalColumns,
+  symmetricEigen,
+  times,
+  transposeTimes,
+} from '../../../../src/core/embedding-model/dense-linalg.ts';
 import { createPrng } from '../../../../src/core/embedding-model/prng.ts';
 import { csrFromDense } from '../../../../src/core/embedding-model/sparse.ts';
 import { truncatedSvd } from '../../../../src/core/embedding-model/truncated-svd.ts';

@@ -18,7 +18,10 @@ function files(dir: string, prefix = ''): Array<{ path: string; file: Blob }> {
 describe('ScoreSession', () => {
   it('scores a reference submission from the shipped judge cache to its committed scores.json', async () => {
     const session = new ScoreSession(new MemoryJudgeCacheStore());
-    const info = await session.useRelease({ kind: 'files', label: 'sample', files: files(sample) }, 'http://localhost/');
+    const info = await session.useRelease(
+      { kind: 'files', label: 'sample', files: files(sample) },
+      'http://localhost/',
+    );
     expect(info.splits.map((s) => s.split)).toEqual(['full', 'dev']);
     expect(info.shippedCacheEntries).toBeGreaterThan(100);
     expect(info.leaderboardEntries).toBe(3);
