@@ -1,3 +1,4 @@
+import { errorMessage } from '../../core/error-message.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -29,7 +30,7 @@ export async function run(args: string[]): Promise<number> {
     folder = parsed.positional[0]!;
     if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${folder} is not a folder`);
   } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`);
+    process.stderr.write(`${errorMessage(e)}\n\n${USAGE}`);
     return 2;
   }
 
