@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { goldenDir, hasShared, sharedNote } from '../../../support/shared.ts';
 import { MemoryJudgeCache, parseVerdictsJson } from '../../../../src/core/judge/cache.ts';
 import { createJudgeProvider } from '../../../../src/core/judge/providers.ts';
 import { JudgeRunControl } from '../../../../src/core/judge/run-control.ts';
@@ -320,45 +320,40 @@ describe('runJudgeCalls', () => {
   });
 });
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const sharedDir = path.resolve(projectRoot, '../shared');
-const goldenCase = path.join(sharedDir, 'golden/scoring/dev-seed7');
+const goldenCase = path.join(goldenDir, 'scoring/dev-seed7');
 
-describe.skipIf(!existsSync(sharedDir))(
-  'runJudgeCalls on the golden dev-seed7 calls (skipped: ../shared absent)',
-  () => {
-    it('fetches every golden call once and yields the golden verdicts', async () => {
-      const verdicts = parseVerdictsJson(readFileSync(path.join(goldenCase, 'verdicts.json'), 'utf8'));
-      const calls = readFileSync(path.join(goldenCase, 'judge-calls.jsonl'), 'utf8')
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line) as JudgeCall);
-      // The mock judge answers like the recorded judge: by the cache key of what it was sent.
-      const answering = await startMockJudgeServer({
-        fallback: async (request) => {
-          const body = request.body as { model: string; messages: Array<{ content: string }> };
-          const key = await cacheKey(body.model, body.messages[0]!.content, body.messages[1]!.content);
-          const reply = verdicts.get(key);
-          return reply === undefined ? { status: 404, body: 'unknown call' } : { reply };
-        },
-      });
-      try {
-        const goldenProvider = createJudgeProvider(openAIEndpoint(answering.url, MODEL), {
-          responseFormat: { type: 'json_object' },
-        });
-        const result = await runJudgeCalls({
-          calls,
-          cache: new MemoryJudgeCache(),
-          provider: goldenProvider,
-          retry: { sleep },
-        });
-        const distinct = new Set(calls.map((call) => call.key));
-        expect(answering.requests).toHaveLength(distinct.size);
-        expect(result.failures.size).toBe(0);
-        for (const call of calls) expect(result.replies.get(call.key)).toBe(verdicts.get(call.key));
-      } finally {
-        await answering.close();
-      }
+describe.skipIf(!hasShared)(`runJudgeCalls on the golden dev-seed7 calls (${sharedNote})`, () => {
+  it('fetches every golden call once and yields the golden verdicts', async () => {
+    const verdicts = parseVerdictsJson(readFileSync(path.join(goldenCase, 'verdicts.json'), 'utf8'));
+    const calls = readFileSync(path.join(goldenCase, 'judge-calls.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as JudgeCall);
+    // The mock judge answers like the recorded judge: by the cache key of what it was sent.
+    const answering = await startMockJudgeServer({
+      fallback: async (request) => {
+        const body = request.body as { model: string; messages: Array<{ content: string }> };
+        const key = await cacheKey(body.model, body.messages[0]!.content, body.messages[1]!.content);
+        const reply = verdicts.get(key);
+        return reply === undefined ? { status: 404, body: 'unknown call' } : { reply };
+      },
     });
-  },
-);
+    try {
+      const goldenProvider = createJudgeProvider(openAIEndpoint(answering.url, MODEL), {
+        responseFormat: { type: 'json_object' },
+      });
+      const result = await runJudgeCalls({
+        calls,
+        cache: new MemoryJudgeCache(),
+        provider: goldenProvider,
+        retry: { sleep },
+      });
+      const distinct = new Set(calls.map((call) => call.key));
+      expect(answering.requests).toHaveLength(distinct.size);
+      expect(result.failures.size).toBe(0);
+      for (const call of calls) expect(result.replies.get(call.key)).toBe(verdicts.get(call.key));
+    } finally {
+      await answering.close();
+    }
+  });
+});

@@ -21,7 +21,7 @@ import {
 import { sha256Hex } from '../../../../src/core/release/sha256.ts';
 import type { Manifest, ScoreReport, SplitName } from '../../../../src/core/release/types.ts';
 import type { Validator } from '../../../../src/core/release/validate.ts';
-import { hasShared, releaseBytes, sharedNote } from './shared-release.ts';
+import { hasShared, releaseBytes, sharedNote } from '../../../support/shared.ts';
 
 const decoder = new TextDecoder();
 

@@ -3,7 +3,7 @@ import { stratifiedBootstrapCi } from '../../../../src/core/scoring/bootstrap.ts
 import { fillBoundedIntegers } from '../../../../src/core/python/numpy-random.ts';
 import { numpyMean, numpyPercentileLinear, pairwiseSum } from '../../../../src/core/python/numpy-stats.ts';
 import { Pcg64 } from '../../../../src/core/python/pcg64.ts';
-import { hasShared, readShared, sharedSkipReason } from './shared-data.ts';
+import { hasShared, readShared, sharedNote } from '../../../support/shared.ts';
 
 interface Vectors {
   seed: number;
@@ -14,7 +14,7 @@ interface Vectors {
 }
 
 describe.runIf(hasShared)(
-  `numpy PCG64 port against numpy 1.24 reference vectors${hasShared ? '' : ` (${sharedSkipReason})`}`,
+  `numpy PCG64 port against numpy 1.24 reference vectors${hasShared ? '' : ` (${sharedNote})`}`,
   () => {
     const vectors = hasShared ? (JSON.parse(readShared('golden/numpy/pcg64-bootstrap-vectors.json')) as Vectors) : null;
 
