@@ -113,7 +113,7 @@ function where(filter: TaskFilter, except?: TaskFacet): { sql: string; params: S
     clauses.push(`(split || ':' || task_id IN (SELECT key FROM ${filter.hitsTable}) OR task_id = ?)`);
     params.push(filter.hitsText ?? '');
   } else if (filter.text) {
-    clauses.push(`(question ILIKE ? OR coalesce(answer, '') ILIKE ? OR task_id = ?)`);
+    clauses.push(`(question ILIKE ? ESCAPE '\\' OR coalesce(answer, '') ILIKE ? ESCAPE '\\' OR task_id = ?)`);
     const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     params.push(like, like, filter.text);
   }
