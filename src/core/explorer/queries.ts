@@ -218,7 +218,7 @@ export async function taskNeighbours(
 /** Per split and type, in first-seen order, as the manifest counts them. */
 export async function countsBySplitType(sql: Sql): Promise<Array<{ split: string; type: TaskType; count: number }>> {
   return sql.all(
-    `SELECT split, type, count(*)::INTEGER AS count, min(row_no) AS first_row FROM tasks GROUP BY split, type ORDER BY split, first_row`,
+    `SELECT split, type, count(*)::INTEGER AS count FROM tasks GROUP BY split, type ORDER BY split, min(row_no)`,
   );
 }
 
