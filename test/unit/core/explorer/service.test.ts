@@ -19,7 +19,10 @@ function pickedFolder(dir: string, change?: (file: string, bytes: Uint8Array) =>
     label: path.basename(dir),
     files: new FolderSource(dir).list().map((file) => {
       const bytes = new Uint8Array(readFileSync(path.join(dir, file)));
-      return { path: `sample/${file}`, file: new Blob([change ? change(file, bytes) : bytes]) };
+      return {
+        path: `sample/${file}`,
+        file: new Blob([(change ? change(file, bytes) : bytes) as Uint8Array<ArrayBuffer>]),
+      };
     }),
   };
 }

@@ -45,7 +45,7 @@ function counting(inner: JudgeProvider): { provider: JudgeProvider; started: () 
   let started = 0;
   return {
     provider: {
-      model: inner.model,
+      ...inner,
       complete: (request, signal) => {
         started++;
         return inner.complete(request, signal);
