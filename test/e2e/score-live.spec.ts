@@ -178,14 +178,25 @@ test('live judging, Anthropic wire format', async ({ page }) => {
   }
 });
 
-test('a reload in the middle of a run resumes without repeating cached calls', async ({ page }) => {
+/** A judge that holds every request until the test releases it, and a live run started against it. */
+async function startHeldRun(page: Page, predictions: string): Promise<MockJudgeServer> {
   const mock = await startMock();
   mock.hold();
   try {
-    const predictions = livePredictions();
-    const { prompts } = await expectedPrompts(predictions);
     await prepare(page, predictions, 'openai', `${mock.url}/v1`);
     await page.getByTestId('score-run').click();
+    return mock;
+  } catch (error) {
+    await mock.close();
+    throw error;
+  }
+}
+
+test('a reload in the middle of a run resumes without repeating cached calls', async ({ page }) => {
+  const predictions = livePredictions();
+  const { prompts } = await expectedPrompts(predictions);
+  const mock = await startHeldRun(page, predictions);
+  try {
     // Three rounds of answers; each reply is stored before its worker sends the next request, so
     // once the next four are held, twelve replies are in the browser's cache.
     for (let round = 0; round < 3; round++) {
@@ -214,11 +225,8 @@ test('a reload in the middle of a run resumes without repeating cached calls', a
 });
 
 test('pause holds new calls and cancel stops the run', async ({ page }) => {
-  const mock = await startMock();
-  mock.hold();
+  const mock = await startHeldRun(page, livePredictions());
   try {
-    await prepare(page, livePredictions(), 'openai', `${mock.url}/v1`);
-    await page.getByTestId('score-run').click();
     await mock.waitFor(() => mock.held === JUDGE_CONCURRENCY);
     await page.getByTestId('judge-pause').click();
     // The Resume button shows once the score worker has paused the run.

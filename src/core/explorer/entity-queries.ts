@@ -4,8 +4,7 @@ import type { Sql } from './sql.ts';
  * A name in both targets.json and the alias index is a target, with the target's aliases and
  * documents ('target' > 'entity', so the target row is the arg_max).
  */
-const TARGET_WINS =
-  'max(kind) AS kind, arg_max(aliases_json, kind) AS aliases_json, arg_max(n_docs, kind) AS n_docs';
+const TARGET_WINS = 'max(kind) AS kind, arg_max(aliases_json, kind) AS aliases_json, arg_max(n_docs, kind) AS n_docs';
 
 export interface EntityRow {
   name: string;

@@ -39,23 +39,24 @@ interface TaskRow {
   task: Task;
 }
 
+/** Every table of the explorer. */
+export const EXPLORER_TABLES = [
+  'tasks',
+  'gold',
+  'sources',
+  'docs',
+  'candidates',
+  'rejected',
+  'pool',
+  'pool_dropped',
+  'pool_details',
+  'entities',
+  'entity_docs',
+] as const;
+
 /** (Re)creates every table of the explorer from a loaded release. */
 export async function createTables(sql: Sql, release: LoadedRelease): Promise<void> {
-  for (const name of [
-    'tasks',
-    'gold',
-    'sources',
-    'docs',
-    'candidates',
-    'rejected',
-    'pool',
-    'pool_dropped',
-    'pool_details',
-    'entities',
-    'entity_docs',
-  ]) {
-    await sql.exec(`DROP TABLE IF EXISTS ${name}`);
-  }
+  for (const name of EXPLORER_TABLES) await sql.exec(`DROP TABLE IF EXISTS ${name}`);
 
   const taskRows: TaskRow[] = [];
   for (const split of SPLITS) {

@@ -2,35 +2,33 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { docDetail } from '../../../../src/core/explorer/doc-queries.ts';
 import type { Sql } from '../../../../src/core/explorer/sql.ts';
-import { doc, handRelease, keyed, SETUP_TIMEOUT, tablesOf, task } from './explorer-db.ts';
+import { doc, handTables, keyed, SETUP_TIMEOUT, task } from './explorer-db.ts';
 
 describe('one document: its row, entities and the tasks that use it', () => {
   let sql: Sql;
 
   beforeAll(async () => {
-    sql = await tablesOf(
-      handRelease({
-        splits: {
-          full: keyed([
-            task({ task_id: 'a', question: 'A?', gold_docs: ['D1'], source_doc_ids: ['D1'] }),
-            task({ task_id: 'b', type: 'timeline', question: 'B?', gold_docs: ['D2'], source_doc_ids: ['D1'] }),
-            task({ task_id: 'c', question: 'C?', gold_docs: ['D1'] }),
-          ]),
-          dev: keyed([task({ task_id: 'c', question: 'C?', gold_docs: ['D1'] })]),
-        },
-        docs: [doc('D1', 'degraded'), doc('D2')],
-        pool: [
-          { task_id: 'b', doc_id: 'D1', judgement: 'partial', from: ['bm25'] },
-          { task_id: 'a', doc_id: 'D2', judgement: 'irrelevant', from: ['dense'] },
-        ],
-        targets: { 'ada quill': { aliases: ['Ada Quill'], doc_ids: ['D1'] } },
-        entities: {
-          'ada quill': { aliases: ['Ada Quill'], doc_ids: ['D1', 'D2'] },
-          'harbour board': { aliases: ['Harbour Board'], doc_ids: ['D1'] },
-          'zed co': { aliases: ['Zed Co'], doc_ids: ['D1'] },
-        },
-      }),
-    );
+    sql = await handTables({
+      splits: {
+        full: keyed([
+          task({ task_id: 'a', question: 'A?', gold_docs: ['D1'], source_doc_ids: ['D1'] }),
+          task({ task_id: 'b', type: 'timeline', question: 'B?', gold_docs: ['D2'], source_doc_ids: ['D1'] }),
+          task({ task_id: 'c', question: 'C?', gold_docs: ['D1'] }),
+        ]),
+        dev: keyed([task({ task_id: 'c', question: 'C?', gold_docs: ['D1'] })]),
+      },
+      docs: [doc('D1', 'degraded'), doc('D2')],
+      pool: [
+        { task_id: 'b', doc_id: 'D1', judgement: 'partial', from: ['bm25'] },
+        { task_id: 'a', doc_id: 'D2', judgement: 'irrelevant', from: ['dense'] },
+      ],
+      targets: { 'ada quill': { aliases: ['Ada Quill'], doc_ids: ['D1'] } },
+      entities: {
+        'ada quill': { aliases: ['Ada Quill'], doc_ids: ['D1', 'D2'] },
+        'harbour board': { aliases: ['Harbour Board'], doc_ids: ['D1'] },
+        'zed co': { aliases: ['Zed Co'], doc_ids: ['D1'] },
+      },
+    });
   }, SETUP_TIMEOUT);
 
   it('gives the row, targets first then names, and the uses: gold, then source, then pool, by split and row', async () => {

@@ -8,18 +8,7 @@ import {
 } from '../../../../src/core/explorer/entity-queries.ts';
 import type { Sql } from '../../../../src/core/explorer/sql.ts';
 import type { Question, Task } from '../../../../src/core/release/types.ts';
-import {
-  handRelease,
-  keyed,
-  loadSample,
-  readSampleFiles,
-  SETUP_TIMEOUT,
-  tablesOf,
-  task,
-  type SampleFiles,
-} from './explorer-db.ts';
-
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+import { cmp, handTables, keyed, type SampleFiles, sampleTables, SETUP_TIMEOUT, task } from './explorer-db.ts';
 
 interface ListedTask {
   task_id: string;
@@ -41,7 +30,7 @@ describe('entity queries on the sample release', () => {
   let listed: ListedTask[];
 
   beforeAll(async () => {
-    files = await readSampleFiles();
+    ({ sql, files } = await sampleTables());
     const split = (name: string, questions: Question[], tasks: Task[]) => {
       const byId = new Map(tasks.map((t) => [t.task_id, t]));
       return questions.map((q) => {
@@ -57,7 +46,6 @@ describe('entity queries on the sample release', () => {
     };
     // In the list's order: split, then row.
     listed = [...split('dev', files.devQuestions, files.dev), ...split('full', files.fullQuestions, files.full)];
-    sql = await tablesOf(await loadSample());
   }, SETUP_TIMEOUT);
 
   /** Targets win over the alias index for a name in both (the sample's targets all are). */
@@ -131,21 +119,19 @@ describe('entity queries without an entity index', () => {
   let sql: Sql;
 
   beforeAll(async () => {
-    sql = await tablesOf(
-      handRelease({
-        splits: {
-          full: keyed([
-            task({
-              task_id: 't1',
-              question: 'Where did Ada Quill sail?',
-              provenance: { generator_model: 'g', pipeline_version: 'p', target_entity: 'Ada Quill' },
-            }),
-            task({ task_id: 't2', question: 'Who met ada quill in May?' }),
-            task({ task_id: 't3', question: 'Who is Bo?' }),
-          ]),
-        },
-      }),
-    );
+    sql = await handTables({
+      splits: {
+        full: keyed([
+          task({
+            task_id: 't1',
+            question: 'Where did Ada Quill sail?',
+            provenance: { generator_model: 'g', pipeline_version: 'p', target_entity: 'Ada Quill' },
+          }),
+          task({ task_id: 't2', question: 'Who met ada quill in May?' }),
+          task({ task_id: 't3', question: 'Who is Bo?' }),
+        ]),
+      },
+    });
   }, SETUP_TIMEOUT);
 
   it('lists the entities the tasks name, matching questions case-insensitively', async () => {

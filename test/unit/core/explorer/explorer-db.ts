@@ -48,6 +48,15 @@ export function loadSample(): Promise<LoadedRelease> {
   return loadRelease(new FolderSource(sampleDir), { deferParquet: false });
 }
 
+/** The sample's tables, and its files read plainly for the expected answers. */
+export async function sampleTables(): Promise<{ sql: Sql; files: SampleFiles }> {
+  const files = await readSampleFiles();
+  return { sql: await tablesOf(await loadSample()), files };
+}
+
+/** Code-point order, as DuckDB compares VARCHAR. */
+export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 function jsonl<T>(file: string): T[] {
   return readFileSync(path.join(sampleDir, file), 'utf8')
     .split('\n')
@@ -87,6 +96,11 @@ export async function readSampleFiles(): Promise<SampleFiles> {
     entities: JSON.parse(readFileSync(path.join(sampleDir, 'entities.json'), 'utf8')) as EntityIndex,
     docs: (await parquetReadObjects({ file, columns: ['doc_id', 'quality', 'file_name'] })) as SampleFiles['docs'],
   };
+}
+
+/** The tables of a release built by hand from `parts`. */
+export function handTables(parts: Partial<LoadedRelease>): Promise<Sql> {
+  return tablesOf(handRelease(parts));
 }
 
 /** A release with nothing in it but what `parts` gives. */

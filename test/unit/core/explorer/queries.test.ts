@@ -20,17 +20,7 @@ import {
 } from '../../../../src/core/explorer/queries.ts';
 import type { Sql } from '../../../../src/core/explorer/sql.ts';
 import type { Task } from '../../../../src/core/release/types.ts';
-import {
-  doc,
-  handRelease,
-  keyed,
-  loadSample,
-  readSampleFiles,
-  SETUP_TIMEOUT,
-  tablesOf,
-  task,
-  type SampleFiles,
-} from './explorer-db.ts';
+import { cmp, doc, handTables, keyed, type SampleFiles, sampleTables, SETUP_TIMEOUT, task } from './explorer-db.ts';
 
 /** What the tasks table should hold for a task of a split file, worked out from the files alone. */
 function expectedRow(t: Task, split: string, rowNo: number, quality: Map<string, string>): TaskListRow {
@@ -108,8 +98,6 @@ function expectedFacets(rows: TaskListRow[], filter: TaskFilter): Record<TaskFac
   return out;
 }
 
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 /** The list order: the sort column (nulls last either way), then split, then row. */
 function sortRows(rows: TaskListRow[], order: TaskOrder): TaskListRow[] {
   return [...rows].sort((a, b) => {
@@ -133,8 +121,7 @@ describe('task queries on the sample release', () => {
   let rows: TaskListRow[];
 
   beforeAll(async () => {
-    files = await readSampleFiles();
-    sql = await tablesOf(await loadSample());
+    ({ sql, files } = await sampleTables());
     const quality = new Map(files.docs.map((d) => [d.doc_id, d.quality]));
     const byId = new Map([...files.full, ...files.dev].map((t) => [t.task_id, t]));
     rows = [
@@ -303,12 +290,10 @@ describe('task queries on hand-built releases (exact answers)', () => {
   ];
 
   beforeAll(async () => {
-    sql = await tablesOf(
-      handRelease({
-        splits: { full: keyed(tasks), dev: keyed([task({ task_id: 'pct', question: 'Dev copy of 50% question?' })]) },
-        docs: [doc('D1')],
-      }),
-    );
+    sql = await handTables({
+      splits: { full: keyed(tasks), dev: keyed([task({ task_id: 'pct', question: 'Dev copy of 50% question?' })]) },
+      docs: [doc('D1')],
+    });
   }, SETUP_TIMEOUT);
 
   const ids = async (filter: TaskFilter) =>

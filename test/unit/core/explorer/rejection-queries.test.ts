@@ -12,17 +12,8 @@ import {
   type RejectionRow,
 } from '../../../../src/core/explorer/rejection-queries.ts';
 import type { Sql } from '../../../../src/core/explorer/sql.ts';
-import {
-  candidate,
-  handRelease,
-  loadSample,
-  readSampleFiles,
-  SETUP_TIMEOUT,
-  tablesOf,
-  type SampleFiles,
-} from './explorer-db.ts';
+import { candidate, cmp, handTables, type SampleFiles, sampleTables, SETUP_TIMEOUT } from './explorer-db.ts';
 
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const STAGE_ORDER = ['standalone', 'answerability', 'necessity', 'adjudication', 'error'];
 const stageRank = (stage: string) => (STAGE_ORDER.includes(stage) ? STAGE_ORDER.indexOf(stage) : 5);
 
@@ -87,9 +78,8 @@ describe('rejection queries on the sample release', () => {
   let rows: RejectionRow[];
 
   beforeAll(async () => {
-    files = await readSampleFiles();
+    ({ sql, files } = await sampleTables());
     rows = expectedRows(files);
-    sql = await tablesOf(await loadSample());
   }, SETUP_TIMEOUT);
 
   it('counts the funnel per type: drafted, rejected per stage, dropped at pooling, shipped', async () => {
@@ -185,22 +175,20 @@ describe('rejection queries on a hand-built build log', () => {
   let sql: Sql;
 
   beforeAll(async () => {
-    sql = await tablesOf(
-      handRelease({
-        candidates: [
-          candidate({ task_id: 'c1', type: 'timeline' }),
-          candidate({ task_id: 'c2', type: 'single_hop' }),
-          candidate({ task_id: 'c3', type: 'timeline' }),
-        ],
-        // An error rejection, a rejection of a candidate missing from candidates.jsonl, a pool drop
-        // of an unknown candidate.
-        rejected: [
-          { task_id: 'c1', type: 'timeline', reason: 'error:reader crashed' },
-          { task_id: 'gone', type: 'dossier', reason: 'standalone' },
-        ],
-        poolDropped: [{ task_id: 'ghost', reason: 'unstable_pool' }],
-      }),
-    );
+    sql = await handTables({
+      candidates: [
+        candidate({ task_id: 'c1', type: 'timeline' }),
+        candidate({ task_id: 'c2', type: 'single_hop' }),
+        candidate({ task_id: 'c3', type: 'timeline' }),
+      ],
+      // An error rejection, a rejection of a candidate missing from candidates.jsonl, a pool drop
+      // of an unknown candidate.
+      rejected: [
+        { task_id: 'c1', type: 'timeline', reason: 'error:reader crashed' },
+        { task_id: 'gone', type: 'dossier', reason: 'standalone' },
+      ],
+      poolDropped: [{ task_id: 'ghost', reason: 'unstable_pool' }],
+    });
   }, SETUP_TIMEOUT);
 
   it('counts types of rejections without a candidate, and pool drops of unknown candidates as "unknown"', async () => {

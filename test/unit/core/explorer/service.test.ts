@@ -10,7 +10,7 @@ import { FolderSource } from '../../../../src/adapters/node/folder-source.ts';
 import { createExplorerData } from '../../../../src/core/explorer/service.ts';
 import type { SourceSpec } from '../../../../src/core/release/source-spec.ts';
 import { startNodeSql } from '../../../support/node-sql.ts';
-import { readSampleFiles, sampleDir, SETUP_TIMEOUT, type SampleFiles } from './explorer-db.ts';
+import { readSampleFiles, sampleDir, type SampleFiles, SETUP_TIMEOUT } from './explorer-db.ts';
 
 /** A folder as the page hands picked files to the worker. */
 function pickedFolder(dir: string, change?: (file: string, bytes: Uint8Array) => Uint8Array): SourceSpec {

@@ -2,17 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../../../src/core/explorer/sql.ts';
 import { releaseStats } from '../../../../src/core/explorer/stats.ts';
-import {
-  doc,
-  handRelease,
-  keyed,
-  loadSample,
-  readSampleFiles,
-  SETUP_TIMEOUT,
-  tablesOf,
-  task,
-  type SampleFiles,
-} from './explorer-db.ts';
+import { doc, handTables, keyed, type SampleFiles, sampleTables, SETUP_TIMEOUT, task } from './explorer-db.ts';
 
 function countBy<T>(rows: readonly T[], key: (row: T) => string): Record<string, number> {
   const out: Record<string, number> = {};
@@ -25,8 +15,7 @@ describe('release statistics', () => {
   let sql: Sql;
 
   beforeAll(async () => {
-    files = await readSampleFiles();
-    sql = await tablesOf(await loadSample());
+    ({ sql, files } = await sampleTables());
   }, SETUP_TIMEOUT);
 
   it("recompute the sample's figures from its files", async () => {
@@ -48,9 +37,7 @@ describe('release statistics', () => {
   });
 
   it('say what a release without build logs lacks, with no funnel', async () => {
-    await tablesOf(
-      handRelease({ splits: { full: keyed([task({ task_id: 'a' })]) }, docs: [doc('D1'), doc('D2', 'garbage')] }),
-    );
+    await handTables({ splits: { full: keyed([task({ task_id: 'a' })]) }, docs: [doc('D1'), doc('D2', 'garbage')] });
     expect(await releaseStats(sql)).toEqual({
       tasks: [{ split: 'full', type: 'single_hop', count: 1 }],
       candidates: 0,

@@ -1,36 +1,13 @@
 /** Filling the explorer's tables in duckdb-wasm (Node) from a loaded release. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../../../src/core/explorer/sql.ts';
+import { EXPLORER_TABLES } from '../../../../src/core/explorer/tables.ts';
 import type { Task } from '../../../../src/core/release/types.ts';
-import {
-  candidate,
-  doc,
-  handRelease,
-  keyed,
-  nodeSql,
-  questionOf,
-  SETUP_TIMEOUT,
-  tablesOf,
-  task,
-} from './explorer-db.ts';
-
-const TABLES = [
-  'tasks',
-  'gold',
-  'sources',
-  'docs',
-  'candidates',
-  'rejected',
-  'pool',
-  'pool_dropped',
-  'pool_details',
-  'entities',
-  'entity_docs',
-];
+import { candidate, doc, handTables, keyed, nodeSql, questionOf, SETUP_TIMEOUT, task } from './explorer-db.ts';
 
 async function counts(sql: Sql): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const name of TABLES)
+  for (const name of EXPLORER_TABLES)
     out[name] = (await sql.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${name}`))[0]!.n;
   return out;
 }
@@ -42,23 +19,21 @@ describe('the explorer tables', () => {
   }, SETUP_TIMEOUT);
 
   it('exist, empty, for a release with nothing but questions (empty Arrow tables become CREATE TABLE)', async () => {
-    await tablesOf(handRelease({ splits: { full: { questions: [questionOf(task({ task_id: 'q1' }))] } } }));
-    expect(await counts(sql)).toEqual({ ...Object.fromEntries(TABLES.map((t) => [t, 0])), tasks: 1 });
+    await handTables({ splits: { full: { questions: [questionOf(task({ task_id: 'q1' }))] } } });
+    expect(await counts(sql)).toEqual({ ...Object.fromEntries(EXPLORER_TABLES.map((t) => [t, 0])), tasks: 1 });
     // Columns keep their types, so queries over them still bind.
     expect(await sql.all('SELECT n_gold + 1 AS x, has_key AND TRUE AS y FROM tasks')).toEqual([{ x: null, y: false }]);
   });
 
   it('hold questions without an answer key as keyless rows', async () => {
-    await tablesOf(
-      handRelease({
-        splits: {
-          full: { questions: [questionOf(task({ task_id: 'q1', type: 'timeline', question: 'When?' }))] },
-          dev: keyed([
-            task({ task_id: 'k1', answer: 'yes', gold_docs: ['D1', 'D2'], items: [{ item: 'x', doc_ids: ['D1'] }] }),
-          ]),
-        },
-      }),
-    );
+    await handTables({
+      splits: {
+        full: { questions: [questionOf(task({ task_id: 'q1', type: 'timeline', question: 'When?' }))] },
+        dev: keyed([
+          task({ task_id: 'k1', answer: 'yes', gold_docs: ['D1', 'D2'], items: [{ item: 'x', doc_ids: ['D1'] }] }),
+        ]),
+      },
+    });
     const rows = await sql.all(
       'SELECT task_id, split, type, question, answer, has_key, n_gold, n_items, gold_docs_json, provenance_json FROM tasks ORDER BY split',
     );
@@ -96,20 +71,18 @@ describe('the explorer tables', () => {
 
   it("give each task its source documents' worst quality", async () => {
     const sources = (ids: string[]): Task => task({ task_id: ids.join('+') || 'none', source_doc_ids: ids });
-    await tablesOf(
-      handRelease({
-        splits: {
-          full: keyed([
-            sources(['C1', 'D1', 'G1']),
-            sources(['C1', 'D1']),
-            sources(['C1', 'C2']),
-            sources(['C1', 'MISSING']),
-            sources([]),
-          ]),
-        },
-        docs: [doc('C1'), doc('C2'), doc('D1', 'degraded'), doc('G1', 'garbage')],
-      }),
-    );
+    await handTables({
+      splits: {
+        full: keyed([
+          sources(['C1', 'D1', 'G1']),
+          sources(['C1', 'D1']),
+          sources(['C1', 'C2']),
+          sources(['C1', 'MISSING']),
+          sources([]),
+        ]),
+      },
+      docs: [doc('C1'), doc('C2'), doc('D1', 'degraded'), doc('G1', 'garbage')],
+    });
     expect(await sql.all('SELECT task_id, source_quality FROM tasks ORDER BY row_no')).toEqual([
       { task_id: 'C1+D1+G1', source_quality: 'garbage' },
       { task_id: 'C1+D1', source_quality: 'degraded' },
@@ -120,27 +93,25 @@ describe('the explorer tables', () => {
   });
 
   it('take the pooled tasks of a build folder when it has no split files, and parse rejection reasons', async () => {
-    await tablesOf(
-      handRelease({
-        layout: 'build',
-        pooled: [task({ task_id: 'p1', gold_docs: ['D1'] })],
-        candidates: [candidate({ task_id: 'p1' }), candidate({ task_id: 'r1' }), candidate({ task_id: 'r2' })],
-        rejected: [
-          { task_id: 'r1', type: 'single_hop', reason: 'adjudication:ambiguous' },
-          { task_id: 'r2', type: 'single_hop', reason: 'error:timeout' },
-        ],
-        rejectionDetails: [
-          {
-            task_id: 'r1',
-            stage: 'adjudication',
-            reason: 'adjudication:ambiguous',
-            saw: 'two answers',
-            why: 'both fit',
-          },
-          { task_id: 'x', stage: 'pool', reason: 'pool:unstable_pool', saw: 'pool', why: 'unstable' },
-        ],
-      }),
-    );
+    await handTables({
+      layout: 'build',
+      pooled: [task({ task_id: 'p1', gold_docs: ['D1'] })],
+      candidates: [candidate({ task_id: 'p1' }), candidate({ task_id: 'r1' }), candidate({ task_id: 'r2' })],
+      rejected: [
+        { task_id: 'r1', type: 'single_hop', reason: 'adjudication:ambiguous' },
+        { task_id: 'r2', type: 'single_hop', reason: 'error:timeout' },
+      ],
+      rejectionDetails: [
+        {
+          task_id: 'r1',
+          stage: 'adjudication',
+          reason: 'adjudication:ambiguous',
+          saw: 'two answers',
+          why: 'both fit',
+        },
+        { task_id: 'x', stage: 'pool', reason: 'pool:unstable_pool', saw: 'pool', why: 'unstable' },
+      ],
+    });
     expect(await sql.all('SELECT task_id, split, has_key, n_gold FROM tasks')).toEqual([
       { task_id: 'p1', split: 'full', has_key: true, n_gold: 1 },
     ]);
@@ -154,8 +125,8 @@ describe('the explorer tables', () => {
   });
 
   it('replace the previous release entirely', async () => {
-    await tablesOf(handRelease({ splits: { full: keyed([task({ task_id: 'a' }), task({ task_id: 'b' })]) } }));
-    await tablesOf(handRelease({ splits: { dev: keyed([task({ task_id: 'z' })]) } }));
+    await handTables({ splits: { full: keyed([task({ task_id: 'a' }), task({ task_id: 'b' })]) } });
+    await handTables({ splits: { dev: keyed([task({ task_id: 'z' })]) } });
     expect(await sql.all('SELECT task_id, split FROM tasks')).toEqual([{ task_id: 'z', split: 'dev' }]);
   });
 });
