@@ -15,7 +15,10 @@ const dist = path.dirname(createRequire(import.meta.url).resolve('@duckdb/duckdb
 export async function startNodeSql(): Promise<Sql & { close(): void }> {
   const db = await duckdb.createDuckDB(
     {
-      mvp: { mainModule: path.join(dist, 'duckdb-mvp.wasm'), mainWorker: path.join(dist, 'duckdb-node-mvp.worker.cjs') },
+      mvp: {
+        mainModule: path.join(dist, 'duckdb-mvp.wasm'),
+        mainWorker: path.join(dist, 'duckdb-node-mvp.worker.cjs'),
+      },
       eh: { mainModule: path.join(dist, 'duckdb-eh.wasm'), mainWorker: path.join(dist, 'duckdb-node-eh.worker.cjs') },
     },
     new duckdb.VoidLogger(),
