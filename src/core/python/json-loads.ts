@@ -152,7 +152,9 @@ class Parser {
 
   enter(depth: number, what: string): void {
     if (depth >= PY_JSON_MAX_NESTING)
-      throw new PyJsonLimitError(`RecursionError: maximum recursion depth exceeded while decoding a JSON ${what} from a unicode string`);
+      throw new PyJsonLimitError(
+        `RecursionError: maximum recursion depth exceeded while decoding a JSON ${what} from a unicode string`,
+      );
   }
 
   object(depth: number): PyDict {
@@ -212,3 +214,4 @@ export function pyJsonLoads(text: string): PyValue {
   if (parser.pos !== text.length) parser.fail('Extra data');
   return value;
 }
+

@@ -45,7 +45,9 @@ export function describePy(v: PyValue | undefined): string {
   }
   if (typeof v === 'number') return `number ${pyStr(v)}`;
   if (typeof v === 'string')
-    return v.length > PREVIEW ? `a string (${JSON.stringify(v.slice(0, PREVIEW))}...)` : `a string (${JSON.stringify(v)})`;
+    return v.length > PREVIEW
+      ? `a string (${JSON.stringify(v.slice(0, PREVIEW))}...)`
+      : `a string (${JSON.stringify(v)})`;
   if (Array.isArray(v)) return `a list of ${v.length} entr${v.length === 1 ? 'y' : 'ies'}`;
   return `an object of ${v.size} key${v.size === 1 ? '' : 's'}`;
 }

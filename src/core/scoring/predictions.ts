@@ -176,7 +176,8 @@ class PredictionsCollector {
 
   error(code: PredictionIssueCode, line: number | null, field: string | null, detail: string): void {
     this.issueCount++;
-    if (this.issues.length < this.maxIssues) this.issues.push({ code, line, field, message: this.format(line, field, detail) });
+    if (this.issues.length < this.maxIssues)
+      this.issues.push({ code, line, field, message: this.format(line, field, detail) });
   }
 
   warn(code: PredictionIssueCode, line: number | null, field: string | null, detail: string): void {
@@ -272,7 +273,12 @@ class PredictionsCollector {
 
   private emitFinding(f: Finding, line: number): boolean {
     if (f.effect === 'crash') {
-      this.error(this.mode === 'score' ? 'canonical_crash' : f.code, line, f.field, `${f.detail}; ${STOP} ${f.consequence}`);
+      this.error(
+        this.mode === 'score' ? 'canonical_crash' : f.code,
+        line,
+        f.field,
+        `${f.detail}; ${STOP} ${f.consequence}`,
+      );
       return true;
     }
     if (f.effect === 'coerce' && this.mode === 'validate') {

@@ -49,7 +49,8 @@ export interface ReportPyValues {
 
 function toPy(value: unknown, asInt: boolean): PyValue {
   if (typeof value === 'number') return asInt && Number.isInteger(value) ? BigInt(value) : value;
-  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint') return value;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint')
+    return value;
   if (Array.isArray(value)) return value.map((v) => toPy(v, false));
   if (typeof value === 'object') {
     return new Map(
