@@ -7,8 +7,9 @@
  */
 
 // C0 controls except \t and \n (and \r before \n), DEL, C1 controls, and the Unicode bidi controls
-// eslint-disable-next-line no-control-regex -- these are exactly the characters to neutralise
-const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
+const UNSAFE =
+  // eslint-disable-next-line no-control-regex -- these are exactly the characters to neutralise
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
 
 function escape(ch: string): string {
   const code = ch.charCodeAt(0);

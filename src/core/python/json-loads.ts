@@ -214,4 +214,3 @@ export function pyJsonLoads(text: string): PyValue {
   if (parser.pos !== text.length) parser.fail('Extra data');
   return value;
 }
-

@@ -24,7 +24,10 @@ describe(`Python semantics equal CPython ${fixture.python} (test/fixtures/python
     const jsonInputs = new Set(['2.7', '-2.7', '1e300', 'true', 'NaN', 'Infinity', '[1]', '{}', 'null']);
     for (const [input, expected] of fixture.int) {
       const value = jsonInputs.has(input) ? pyJsonLoads(input) : input;
-      expect(outcome(() => pyInt(value!)), JSON.stringify(input).slice(0, 60)).toEqual(expected);
+      expect(
+        outcome(() => pyInt(value!)),
+        JSON.stringify(input).slice(0, 60),
+      ).toEqual(expected);
     }
   });
 
