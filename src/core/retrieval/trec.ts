@@ -150,7 +150,9 @@ export function parseQrels(text: string, options: ParseOptions = {}): Qrels {
 
 function checkToken(value: string, field: string): void {
   if (value.length === 0 || /[ \t\n\v\f\r]/.test(value) || (field === 'qid' && value.startsWith('#'))) {
-    throw new TrecFormatError(`${field} ${JSON.stringify(value)} is empty, contains ASCII whitespace or reads as a comment`);
+    throw new TrecFormatError(
+      `${field} ${JSON.stringify(value)} is empty, contains ASCII whitespace or reads as a comment`,
+    );
   }
 }
 
