@@ -99,7 +99,7 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedNote})`}`, (
 
   it('scores predictions that validate refuses, as score.py does, warning about each odd value (exit 0)', async () => {
     const name = 'odd-doc-lists';
-    const dir = path.join(projectRootDir, 'test', 'fixtures', 'scoring-cases', name);
+    const dir = path.join(projectRoot, 'test', 'fixtures', 'scoring-cases', name);
     const out = path.join(tmp, 'odd.json');
     const r = await cli([
       'score',
