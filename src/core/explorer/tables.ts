@@ -30,6 +30,21 @@ function fromRows<R>(
   );
 }
 
+/** A task's link to a document: the gold and sources tables. */
+interface TaskDoc {
+  task_id: string;
+  split: string;
+  doc_id: string;
+}
+
+function taskDocTable(rows: readonly TaskDoc[]): Table {
+  return fromRows(rows, {
+    task_id: ['str', (g) => g.task_id],
+    split: ['str', (g) => g.split],
+    doc_id: ['str', (g) => g.doc_id],
+  });
+}
+
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 interface TaskRow {
@@ -109,26 +124,12 @@ export async function createTables(sql: Sql, release: LoadedRelease): Promise<vo
   const gold = taskRows.flatMap((r) =>
     r.task.gold_docs.map((doc_id) => ({ task_id: r.task.task_id, split: r.split, doc_id })),
   );
-  await sql.insertArrow(
-    'gold',
-    fromRows(gold, {
-      task_id: ['str', (g) => g.task_id],
-      split: ['str', (g) => g.split],
-      doc_id: ['str', (g) => g.doc_id],
-    }),
-  );
+  await sql.insertArrow('gold', taskDocTable(gold));
 
   const sources = taskRows.flatMap((r) =>
     r.has_key ? r.task.source_doc_ids.map((doc_id) => ({ task_id: r.task.task_id, split: r.split, doc_id })) : [],
   );
-  await sql.insertArrow(
-    'sources',
-    fromRows(sources, {
-      task_id: ['str', (g) => g.task_id],
-      split: ['str', (g) => g.split],
-      doc_id: ['str', (g) => g.doc_id],
-    }),
-  );
+  await sql.insertArrow('sources', taskDocTable(sources));
 
   const docs = release.docs ?? [];
   await sql.insertArrow(
