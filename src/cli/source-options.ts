@@ -39,9 +39,12 @@ export function sourceOptions(
 
 /** Text from the source may hold terminal escape sequences: show control characters as \u escapes. */
 export function terminalSafe(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  let out = '';
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    const control =
+      (c < 0x20 && ch !== '\n' && ch !== '\t') || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029;
+    out += control ? `\\u${c.toString(16).padStart(4, '0')}` : ch;
+  }
+  return out;
 }
