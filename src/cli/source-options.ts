@@ -40,7 +40,7 @@ export function sourceOptions(
 /** Text from the source may hold terminal escape sequences: show control characters as \u escapes. */
 export function terminalSafe(text: string): string {
   let out = '';
-  for (const ch of text) {
+  for (const ch of text.replace(/\r\n/g, '\n')) {
     const c = ch.charCodeAt(0);
     const control =
       (c < 0x20 && ch !== '\n' && ch !== '\t') || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029;
