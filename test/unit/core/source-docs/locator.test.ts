@@ -15,6 +15,7 @@ import {
   parseLocator,
 } from '../../../../src/core/source-docs/locator.ts';
 import { referencedDocIds } from '../../../../src/core/source-docs/referenced.ts';
+import { safeLinkUrl } from '../../../../src/core/source-docs/safe-link.ts';
 import { SettingsError, settingsFrom } from '../../../../src/core/source-docs/settings.ts';
 import type { CachedLocation } from '../../../../src/core/source-docs/cache.ts';
 
@@ -195,5 +196,15 @@ describe('folder cache', () => {
     expect(await b.getLocation('k')).toBeUndefined();
     await b.clear();
     expect(existsSync(dir) && statSync(dir).isDirectory()).toBe(false);
+  });
+});
+
+describe('source PDF links', () => {
+  it('links only absolute http(s) URLs', () => {
+    expect(safeLinkUrl('https://www.justice.gov/epstein/files/DataSet 1/EFTA00000001.pdf')).toBe(
+      'https://www.justice.gov/epstein/files/DataSet%201/EFTA00000001.pdf',
+    );
+    for (const bad of ['javascript:alert(1)', 'data:text/html,x', '/relative.pdf', 'https://u:p@h/x', '', null, 'x'.repeat(3000)])
+      expect(safeLinkUrl(bad), String(bad).slice(0, 20)).toBeUndefined();
   });
 });
