@@ -34,7 +34,8 @@ function storedHosts(): string[] {
 class SourceDocsState {
   /** Endpoints the user chose to read from. */
   allowedEndpoints = $state<string[]>(storedHosts());
-  private locatorFor = -1;
+  /** The release version whose locator the worker has (or is being given). */
+  private locatorSent?: { version: number; done: Promise<void> };
 
   /** The settings the URL asks for, or why they are unusable. */
   get settings(): { ok: true; value: HfSourceSettings } | { ok: false; error: string } {
@@ -106,10 +107,15 @@ class SourceDocsState {
     const s = this.settings;
     if (!s.ok) return { ok: false, kind: 'settings', error: s.error };
     const worker = sourceWorker();
-    if (this.locatorFor !== release.version) {
-      await worker.setLocator(this.releaseHasLocator ? await dataWorker().sourceLocator() : undefined);
-      this.locatorFor = release.version;
+    if (this.locatorSent?.version !== release.version) {
+      const hasLocator = this.releaseHasLocator;
+      // Without the locator a lookup still works (it searches), so a failure here is not fatal.
+      const done = (async () => {
+        await worker.setLocator(hasLocator ? await dataWorker().sourceLocator() : undefined);
+      })().catch(() => worker.setLocator(undefined));
+      this.locatorSent = { version: release.version, done };
     }
+    await this.locatorSent.done;
     return worker.lookup({ ...s.value }, docId, Comlink.proxy(onProgress));
   }
 

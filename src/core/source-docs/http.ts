@@ -102,6 +102,14 @@ export class Transfer {
         response.status === 404 ? 'not-found' : 'http',
       );
     }
+    const contentRange = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get('content-range') ?? '');
+    if (contentRange && Number(contentRange[1]) !== start) {
+      await discard(response);
+      throw new SourceError(
+        `${shownUrl(url)}: asked for bytes from ${start}, the server sent them from ${contentRange[1]}`,
+        'range',
+      );
+    }
     const bytes = await this.body(response, end - start, url);
     if (bytes.byteLength !== end - start)
       throw new SourceError(

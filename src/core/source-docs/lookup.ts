@@ -153,7 +153,12 @@ export class HfSourceDocs {
       const summary = await this.summaryOf(entry.shard, transfer);
       const columns = summary.columns.filter((c) => c !== 'doc_id');
       const [row] = await this.readRows(entry.shard, entry.rowGroup, ['doc_id', ...columns], entry.row, transfer).catch(
-        () => [],
+        (e: unknown) => {
+          // A shard that is gone or changed: search. Anything else (offline) would fail the search too.
+          if (e instanceof SourceError && (e.kind === 'bad-data' || e.kind === 'range' || e.kind === 'not-found'))
+            return [];
+          throw e;
+        },
       );
       // A locator made for another state of a moving revision points at another row: search instead.
       if (row?.doc_id === docId) return this.remember(docId, entry, row, summary, 'locator', transfer, locationKey);

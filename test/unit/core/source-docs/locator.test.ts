@@ -204,7 +204,15 @@ describe('source PDF links', () => {
     expect(safeLinkUrl('https://www.justice.gov/epstein/files/DataSet 1/EFTA00000001.pdf')).toBe(
       'https://www.justice.gov/epstein/files/DataSet%201/EFTA00000001.pdf',
     );
-    for (const bad of ['javascript:alert(1)', 'data:text/html,x', '/relative.pdf', 'https://u:p@h/x', '', null, 'x'.repeat(3000)])
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:text/html,x',
+      '/relative.pdf',
+      'https://u:p@h/x',
+      '',
+      null,
+      'x'.repeat(3000),
+    ])
       expect(safeLinkUrl(bad), String(bad).slice(0, 20)).toBeUndefined();
   });
 });

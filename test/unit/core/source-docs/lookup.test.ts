@@ -4,6 +4,7 @@ import { SourceError } from '../../../../src/core/source-docs/http.ts';
 import { HfSourceDocs } from '../../../../src/core/source-docs/lookup.ts';
 import { buildLocator, locatorJson, parseLocator } from '../../../../src/core/source-docs/locator.ts';
 import { settingsFrom } from '../../../../src/core/source-docs/settings.ts';
+import { createSourceDocsService } from '../../../../src/core/source-docs/service.ts';
 import { startMockHub, tally, type MockHub } from '../../../support/mock-hub.ts';
 import { makeSourceShards, readSampleDocs, type SampleDoc, type SourceShards } from '../../../support/source-shards.ts';
 
@@ -228,5 +229,36 @@ describe('locator', () => {
   it('ignores a locator made for another revision', () => {
     const other = buildLocator('aurora2424/Epstein-Files', 'v2', new Map(), []);
     expect(source(new MemorySourceCache(), { locator: other }).usesLocator).toBe(false);
+  });
+});
+
+describe('the source worker’s service', () => {
+  it('answers with plain outcomes: the document, a missing id, bad settings, an unreachable host', async () => {
+    const service = createSourceDocsService(async () => new MemorySourceCache(), fetchFn);
+    const found = await service.lookup({ endpoint: hub.endpoint }, sortedDoc.doc_id);
+    expect(found.ok && found.doc.row.text_content).toBe(sortedDoc.text);
+    expect(await service.lookup({ endpoint: hub.endpoint }, 'SMPL99999999')).toMatchObject({
+      ok: false,
+      kind: 'missing',
+      error: expect.stringContaining('SMPL99999999 is not in aurora2424/Epstein-Files at revision main'),
+    });
+    expect(await service.lookup({ endpoint: 'javascript:alert(1)' }, sortedDoc.doc_id)).toMatchObject({
+      ok: false,
+      kind: 'settings',
+    });
+    expect(await service.lookup({ endpoint: 'http://127.0.0.1:9' }, sortedDoc.doc_id)).toMatchObject({
+      ok: false,
+      kind: 'network',
+    });
+  });
+
+  it('uses the locator it is given, and works in memory when storage is refused', async () => {
+    const located = await source().locate([unsortedDoc.doc_id]);
+    const service = createSourceDocsService(() => Promise.reject(new Error('storage refused')), fetchFn);
+    service.setLocator(buildLocator('aurora2424/Epstein-Files', 'main', located.found, []));
+    const outcome = await service.lookup({ endpoint: hub.endpoint }, unsortedDoc.doc_id);
+    expect(outcome).toMatchObject({ ok: true, usedLocator: true, doc: { via: 'locator' } });
+    const again = await service.lookup({ endpoint: hub.endpoint }, unsortedDoc.doc_id);
+    expect(again).toMatchObject({ ok: true, doc: { via: 'cache', cost: { requests: 1 } } });
   });
 });
