@@ -37,14 +37,17 @@ export function sourceOptions(
   return { settings, cache: new FsSourceCache(dir), cacheLabel: dir };
 }
 
-/** Text from the source may hold terminal escape sequences: show control characters as \u escapes. */
-export function terminalSafe(text: string): string {
-  let out = '';
-  for (const ch of text.replace(/\r\n/g, '\n')) {
-    const c = ch.charCodeAt(0);
-    const control =
-      (c < 0x20 && ch !== '\n' && ch !== '\t') || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029;
-    out += control ? `\\u${c.toString(16).padStart(4, '0')}` : ch;
-  }
-  return out;
+/**
+ * Progress for a terminal: a line at most every `everyMs` (the CLI's terminal guard escapes the
+ * carriage return a redrawn line would need).
+ */
+export function progressLines(everyMs = 2000): (line: string) => void {
+  let last = 0;
+  return (line) => {
+    if (!process.stderr.isTTY) return;
+    const now = Date.now();
+    if (now - last < everyMs) return;
+    last = now;
+    process.stderr.write(`${line}\n`);
+  };
 }

@@ -6,11 +6,11 @@ import { LocatorError, parseLocator, SOURCE_DOC_ID_RE, type SourceLocator } from
 import { HfSourceDocs } from '../../core/source-docs/lookup.ts';
 import { hostOf } from '../../core/source-docs/settings.ts';
 import {
+  progressLines,
   SOURCE_OPTIONS_HELP,
   SOURCE_SWITCHES,
   SOURCE_VALUED_FLAGS,
   sourceOptions,
-  terminalSafe,
 } from '../source-options.ts';
 
 const USAGE = `usage: npm run cli -- source-doc <doc_id> [options]
@@ -76,13 +76,12 @@ export async function run(args: string[]): Promise<number> {
 
   const { settings } = source;
   try {
-    const doc = await source.get(docId, (p) => {
-      if (process.stderr.isTTY)
-        process.stderr.write(
-          `\r${p.phase} ${p.total > 1 ? `${p.done}/${p.total} ` : ''}(${p.requests} requests, ${p.bytes.toLocaleString('en')} bytes)   `,
-        );
-    });
-    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+    const progress = progressLines();
+    const doc = await source.get(docId, (p) =>
+      progress(
+        `${p.phase} ${p.total > 1 ? `${p.done}/${p.total} ` : ''}(${p.requests} requests, ${p.bytes.toLocaleString('en')} bytes)`,
+      ),
+    );
     if (!doc) {
       process.stderr.write(
         `${docId} is not in ${settings.dataset} at revision ${settings.revision} (${hostOf(settings.endpoint)}): no row has this doc_id\n`,
@@ -94,18 +93,18 @@ export async function run(args: string[]): Promise<number> {
     } else {
       const r = doc.row;
       const field = (name: string, value: string | null) =>
-        process.stdout.write(`${name}: ${value === null ? '(null)' : terminalSafe(value)}\n`);
+        process.stdout.write(`${name}: ${value === null ? '(null)' : value}\n`);
       field('doc_id', r.doc_id);
       field('file_name', r.file_name);
       field('file_type', r.file_type);
       field('online_url', r.online_url);
       process.stdout.write(
-        `source: ${terminalSafe(doc.location.shard)}, row group ${doc.location.rowGroup}, row ${doc.location.row} (row ${doc.location.shardRow} of the shard)\n`,
+        `source: ${doc.location.shard}, row group ${doc.location.rowGroup}, row ${doc.location.row} (row ${doc.location.shardRow} of the shard)\n`,
       );
       process.stdout.write(
         `text_content: ${r.text_content.length.toLocaleString('en')} characters${doc.truncated ? ' (cut at the limit)' : ''}\n\n`,
       );
-      process.stdout.write(`${terminalSafe(r.text_content)}\n`);
+      process.stdout.write(`${r.text_content}\n`);
     }
     process.stderr.write(
       `read via ${doc.via}: ${doc.cost.requests} requests, ${doc.cost.bytes.toLocaleString('en')} bytes from ${hostOf(settings.endpoint)}${doc.fileHost ? ` and ${doc.fileHost}` : ''}\n`,

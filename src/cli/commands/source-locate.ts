@@ -11,7 +11,13 @@ import { buildLocator, locatorJson } from '../../core/source-docs/locator.ts';
 import { HfSourceDocs } from '../../core/source-docs/lookup.ts';
 import { REFERENCE_KINDS, referencedDocIds } from '../../core/source-docs/referenced.ts';
 import { hostOf } from '../../core/source-docs/settings.ts';
-import { SOURCE_OPTIONS_HELP, SOURCE_SWITCHES, SOURCE_VALUED_FLAGS, sourceOptions } from '../source-options.ts';
+import {
+  progressLines,
+  SOURCE_OPTIONS_HELP,
+  SOURCE_SWITCHES,
+  SOURCE_VALUED_FLAGS,
+  sourceOptions,
+} from '../source-options.ts';
 
 const USAGE = `usage: npm run cli -- source-locate <release-folder> --out FILE [options]
 
@@ -78,13 +84,12 @@ export async function run(args: string[]): Promise<number> {
   const source = new HfSourceDocs({ settings, fetch: (u, i) => fetch(u, i), cache, keepRowGroupIds: false });
   const started = performance.now();
   try {
-    const result = await source.locate(ids.all, (p) => {
-      if (process.stderr.isTTY)
-        process.stderr.write(
-          `\rshards ${p.done}/${p.total}, found ${p.found}/${ids.all.length}, ${p.requests} requests, ${(p.bytes / 1e6).toFixed(1)} MB   `,
-        );
-    });
-    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+    const progress = progressLines();
+    const result = await source.locate(ids.all, (p) =>
+      progress(
+        `shards ${p.done}/${p.total}, found ${p.found}/${ids.all.length}, ${p.requests} requests, ${(p.bytes / 1e6).toFixed(1)} MB`,
+      ),
+    );
     const locator = buildLocator(settings.dataset, settings.revision, result.found, result.missing);
     writeFileSync(out!, locatorJson(locator));
     process.stdout.write(

@@ -4,7 +4,7 @@ import { SourceError, Transfer } from '../../../../src/core/source-docs/http.ts'
 const answer =
   (status: number, body: Uint8Array | string, headers: Record<string, string> = {}) =>
   async () =>
-    new Response(typeof body === 'string' ? body : new Blob([body]), { status, headers });
+    new Response(typeof body === 'string' ? body : new Blob([body as Uint8Array<ArrayBuffer>]), { status, headers });
 
 describe('bounded transfers', () => {
   it('takes a range only as asked: 206, the same start, the same length', async () => {
