@@ -8,12 +8,14 @@ import type { ReleaseDescriptor } from './types.ts';
  */
 export class OnlySource implements ReleaseSource {
   readonly label: string;
+  readonly layoutHint: ReleaseSource['layoutHint'];
 
   constructor(
     private readonly inner: ReleaseSource,
     private readonly kinds: readonly string[],
   ) {
     this.label = inner.label;
+    this.layoutHint = inner.layoutHint;
   }
 
   list(): readonly string[] | undefined {
