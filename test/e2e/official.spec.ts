@@ -1,0 +1,137 @@
+/**
+ * The official release entry of static-data/releases.json, its raw.githubusercontent.com URLs
+ * answered by a localhost mirror of the repository layout over ../shared/epstein-bench-v1.0
+ * (which holds bm25-reference whole, dense-reference's scores only, and no DATASET_CARD.md).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type BrowserContext } from '@playwright/test';
+import { startRepositoryMirror, type RepositoryMirror } from '../support/repository-mirror.ts';
+import { hasShared, projectRoot, SKIP_NO_SHARED, v10Dir } from './support.ts';
+
+interface Entry {
+  id: string;
+  title: string;
+  url: string;
+}
+const entry = (
+  JSON.parse(readFileSync(path.join(projectRoot, 'static-data/releases.json'), 'utf8')) as { releases: Entry[] }
+).releases.find((r) => r.title === 'Epstein Bench v1.0 (official)')!;
+const pinned = new URL(entry.url);
+
+const firstLine = <T>(file: string, where: (row: T) => boolean): T =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as T)
+    .find(where)!;
+
+/** Sends every raw.githubusercontent.com request to the mirror; `hold` delays one path until released. */
+async function routeGitHubTo(
+  context: BrowserContext,
+  mirror: RepositoryMirror,
+  hold?: { path: string; until: Promise<void> },
+): Promise<void> {
+  const origin = new URL(mirror.url).origin;
+  await context.route(/^https:\/\/raw\.githubusercontent\.com\//, async (route) => {
+    const at = new URL(route.request().url());
+    if (hold && at.pathname.endsWith(hold.path)) await hold.until;
+    const response = await route.fetch({ url: `${origin}${at.pathname}` });
+    await route.fulfill({ response });
+  });
+}
+
+test.describe('the official release from the repository (localhost mirror)', () => {
+  test.skip(!hasShared, SKIP_NO_SHARED);
+  let mirror: RepositoryMirror;
+  test.beforeAll(async () => {
+    expect(pinned.host).toBe('raw.githubusercontent.com');
+    expect(pinned.pathname).toMatch(/^\/yourbuddyconner\/epstein-bench\/[0-9a-f]{40}\/$/);
+    mirror = await startRepositoryMirror(v10Dir, pinned.pathname);
+  });
+  test.afterAll(async () => mirror?.close());
+
+  test('picked in the dialog: names GitHub, shows progress, loads every pinned file and the available submissions', async ({
+    page,
+    context,
+  }) => {
+    let release!: () => void;
+    const until = new Promise<void>((resolve) => (release = resolve));
+    await routeGitHubTo(context, mirror, { path: 'dataset/v1.0/full/tasks.jsonl', until });
+    await page.goto('/');
+    await expect(page.getByTestId('task-row').first()).toBeVisible();
+    await page.getByTestId('open-load-dialog').click();
+    await expect(page.getByTestId(`shipped-where-${entry.id}`)).toContainText('raw.githubusercontent.com');
+    await expect(page.getByTestId(`shipped-where-${entry.id}`)).toContainText('fcad921e');
+    mirror.log.length = 0;
+    await page.getByTestId(`shipped-release-${entry.id}`).click();
+    // Held on full/tasks.jsonl: the progress names the host and counts files.
+    const progress = page.getByTestId('load-progress');
+    await expect(progress).toContainText('from raw.githubusercontent.com');
+    await expect(progress).toContainText(/\d+\/\d+ files/);
+    release();
+    await expect(page.getByTestId('release-title')).toContainText('Epstein Bench v1.0');
+    await expect(page).toHaveURL(new RegExp(`release=${entry.id}`));
+
+    await page.getByTestId('release-files').locator('summary').click();
+    const rows = page.getByTestId('file-row');
+    for (const pinnedFile of [
+      'dataset/v1.0/full/questions.jsonl',
+      'dataset/v1.0/dev/questions.jsonl',
+      'submissions/bm25-reference/metadata.json',
+    ])
+      await expect(rows.filter({ hasText: pinnedFile })).toContainText('sha256 ok');
+    await expect(rows.filter({ hasText: 'submissions/bm25-reference/predictions.jsonl' })).toContainText('loaded');
+    await expect(rows.filter({ hasText: 'submissions/dense-reference/scores.json' })).toContainText('loaded');
+    await expect(page.getByTestId('file-problems')).toHaveCount(0);
+
+    const ok = mirror.log.filter((r) => r.status === 200);
+    const bytes = ok.reduce((n, r) => n + r.bytes, 0);
+    const summary = await page.getByTestId('release-files').locator('summary').innerText();
+    console.log(
+      `official release from the mirror: ${ok.length} files, ${bytes.toLocaleString('en')} bytes, ${mirror.log.length - ok.length} absent (404); ${summary.split('·')[0]!.trim()}`,
+    );
+    expect(new Set(mirror.log.map((r) => r.path)).size).toBe(mirror.log.length);
+  });
+
+  test('reload keeps it, and a v1.0 task permalink opened fresh reaches the task', async ({ page, context }) => {
+    await routeGitHubTo(context, mirror);
+    const task = firstLine<{ task_id: string; question: string; answer: string | null }>(
+      path.join(v10Dir, 'full/tasks.jsonl'),
+      (t) => t.answer !== null,
+    );
+    await page.goto(`/?release=${entry.id}`);
+    await expect(page.getByTestId('release-title')).toContainText('Epstein Bench v1.0');
+    await page.reload();
+    await expect(page.getByTestId('release-title')).toContainText('Epstein Bench v1.0');
+    await expect(page.getByTestId('task-total')).toContainText('tasks');
+
+    const fresh = await context.newPage();
+    await fresh.goto(`/?release=${entry.id}&view=task&task=${task.task_id}&split=full`);
+    await expect(fresh.getByTestId('task-question')).toHaveText(task.question);
+    await expect(fresh.getByTestId('reference-answer')).toHaveText(task.answer!);
+  });
+
+  test('a v1.0 task permalink without ?release= says the release it belongs to and loads it, keeping the task', async ({
+    page,
+    context,
+  }) => {
+    await routeGitHubTo(context, mirror);
+    const task = firstLine<{ task_id: string; question: string }>(path.join(v10Dir, 'dev/tasks.jsonl'), () => true);
+    await page.goto(`/?view=task&task=${task.task_id}`);
+    await expect(page.getByTestId('task-missing')).toContainText(task.task_id);
+    await expect(page.getByTestId('task-home')).toContainText('Epstein Bench v1.0 (official)');
+    await expect(page.getByTestId('task-home')).toContainText('raw.githubusercontent.com');
+    await page.getByTestId('load-task-home').click();
+    await expect(page.getByTestId('task-question')).toHaveText(task.question);
+    await expect(page).toHaveURL(new RegExp(`task=${task.task_id}`));
+    await expect(page).toHaveURL(new RegExp(`release=${entry.id}`));
+  });
+
+  test('an unknown ?release= says so and loads nothing instead of the sample', async ({ page }) => {
+    await page.goto('/?release=no-such-release&view=task&task=00000000-0000-4000-8000-000000000000');
+    await expect(page.getByTestId('load-error')).toContainText('no release named "no-such-release"');
+    await expect(page.getByTestId('release-title')).toContainText('no release loaded');
+    await expect(page).toHaveURL(/release=no-such-release/);
+  });
+});
