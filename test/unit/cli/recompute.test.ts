@@ -79,7 +79,9 @@ describe('recompute (CLI)', () => {
     });
     const r = await cli([changed, '--tasks', sampleTasks]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/retrieval\.recall@5 +0\.77246031846\d+ +0\.77246031746\d+ +DIFFERS by (9\.99\d+e-10|1\.00\d+e-9)\n/);
+    expect(r.stdout).toMatch(
+      /retrieval\.recall@5 +0\.77246031846\d+ +0\.77246031746\d+ +DIFFERS by (9\.99\d+e-10|1\.00\d+e-9)\n/,
+    );
     expect(r.stdout).toContain('DIFFERS: 1 of 12 values differ');
   }, 60_000);
 
