@@ -55,7 +55,7 @@ describe('recompute (CLI)', () => {
         ['retrieval.ndcg@10', '0.4053735887641372'],
         ['citation_precision', '0.462448347107438'],
         ['citation_recall', '0.20913474121465642'],
-      ]) {
+      ] as Array<[string, string]>) {
         expect(r.stdout).toMatch(
           new RegExp(`\\n  ${key.replace(/[.@]/g, '\\$&')} +${value} +${value} +equal, bit-identical\\n`),
         );
