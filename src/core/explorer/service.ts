@@ -33,7 +33,13 @@ export interface ReleaseSummary {
   leaderboard?: Leaderboard;
   judgeProfile?: JudgeProfile;
   datasetCard?: string;
-  submissions: Array<{ slug: string; system_name?: string; has_predictions: boolean; has_scores: boolean }>;
+  submissions: Array<{
+    slug: string;
+    system_name?: string;
+    split?: string;
+    has_predictions: boolean;
+    has_scores: boolean;
+  }>;
   loadMs: number;
 }
 
@@ -370,6 +376,7 @@ async function summarise(db: Sql, release: LoadedRelease, loadMs: number): Promi
     submissions: release.submissions.map((s) => ({
       slug: s.slug,
       system_name: s.metadata?.system_name ?? s.scores?.system_name,
+      split: s.metadata?.split ?? s.scores?.split,
       has_predictions: s.predictionsText !== undefined,
       has_scores: s.scores !== undefined,
     })),
