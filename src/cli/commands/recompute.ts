@@ -9,15 +9,8 @@ import path from 'node:path';
 import { pyFloatRepr } from '../../core/python/json-dumps.ts';
 import { recomputeJudgeFree, RECOMPUTE_TOLERANCE, type RecomputedNumber } from '../../core/scoring/recompute.ts';
 import { UsageError, parseArgs } from '../args.ts';
-import {
-  EXIT,
-  exitCodeOf,
-  InputFileError,
-  loadPredictions,
-  loadTasks,
-  printPredictionProblems,
-  readJsonFile,
-} from './score.ts';
+import { InputFileError, readJsonFile } from '../files.ts';
+import { EXIT, exitCodeOf, loadPredictions, loadTasks, printPredictionProblems } from './score.ts';
 
 const USAGE = `usage: npm run cli -- recompute <submission-folder> --tasks <tasks.jsonl>
 
@@ -69,11 +62,10 @@ export async function run(args: string[]): Promise<number> {
     if (typeof committed !== 'object' || committed === null || Array.isArray(committed))
       throw new InputFileError(`${scoresFile}: expected a JSON object (a scores.json report)`);
     const tasks = await loadTasks(tasksFile);
-    const predictions = await loadPredictions(predictionsFile, tasks, { requireAnswerKey: false });
-    if (!predictions.ok) {
-      printPredictionProblems(predictionsFile, predictions);
-      return EXIT.failed;
-    }
+    // Read as the scorer reads it: values it coerces are scored and named in warnings.
+    const predictions = await loadPredictions(predictionsFile, tasks, { mode: 'score' });
+    printPredictionProblems(predictionsFile, predictions);
+    if (!predictions.ok) return EXIT.failed;
     const result = recomputeJudgeFree(committed as Record<string, unknown>, tasks, predictions);
 
     const out = process.stdout;

@@ -129,7 +129,7 @@ export class SystemsIndex {
         leftOut.push({ slug: s.slug, why: `${name}: the ${split} answer key is not in the release` });
         continue;
       }
-      const result = parsePredictions(s.predictionsText, tasks, { requireAnswerKey: false, maxIssues: 1 });
+      const result = parsePredictions(s.predictionsText, tasks, { mode: 'score', maxIssues: 1 });
       out.push({
         info: {
           slug: s.slug,

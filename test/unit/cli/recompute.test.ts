@@ -113,7 +113,7 @@ describe('recompute (CLI)', () => {
 describe('recomputeJudgeFree', () => {
   const tasks = parseTasksJsonl(readFileSync(sampleTasks, 'utf8'), sampleTasks);
   const predictions = parsePredictions(readFileSync(path.join(sampleSubmission, 'predictions.jsonl'), 'utf8'), tasks, {
-    requireAnswerKey: false,
+    mode: 'score',
   });
   const committed = JSON.parse(readFileSync(path.join(sampleSubmission, 'scores.json'), 'utf8')) as Record<
     string,

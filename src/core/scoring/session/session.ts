@@ -586,7 +586,7 @@ export class ScoreSession {
     for (const slug of slugs) {
       const text = this.release?.submissions.find((s) => s.slug === slug)?.predictionsText;
       if (text === undefined) continue;
-      const predictions = parsePredictions(text, tasks, { requireAnswerKey: false, maxIssues: 1 });
+      const predictions = parsePredictions(text, tasks, { mode: 'score', maxIssues: 1 });
       if (!predictions.ok) continue;
       const judged = taskIds ? tasks.filter((t) => taskIds.includes(t.task_id)) : tasks;
       const outcomes = await scoreCoveredTasks({ tasks: judged, predictions, profile: profile.profile, judge });
