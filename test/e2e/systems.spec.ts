@@ -170,8 +170,13 @@ test.describe("v1.0's available systems (localhost mirror of the repository)", (
   test.beforeEach(async ({ context }) => {
     const origin = new URL(mirror.url).origin;
     await context.route(/^https:\/\/raw\.githubusercontent\.com\//, async (route) => {
-      const response = await route.fetch({ url: `${origin}${new URL(route.request().url()).pathname}` });
-      await route.fulfill({ response });
+      try {
+        const response = await route.fetch({ url: `${origin}${new URL(route.request().url()).pathname}` });
+        await route.fulfill({ response });
+      } catch (error) {
+        // A request still in flight when the test ends (the search worker probing for indexes) is dropped.
+        if (!/disposed|closed/i.test(String(error))) throw error;
+      }
     });
   });
 

@@ -3,6 +3,7 @@ import { leaderboardSlugs, submissionSlug } from '../../../../src/core/release/l
 import { loadRelease, readAhead, ReleaseRefused } from '../../../../src/core/release/load.ts';
 import { sha256Hex } from '../../../../src/core/release/sha256.ts';
 import { MemorySource, type ReleaseSource } from '../../../../src/core/release/source.ts';
+import { OnlySource } from '../../../../src/core/release/only-source.ts';
 import type { LayoutName } from '../../../../src/core/release/layout.ts';
 import { repositoryFiles } from '../../../support/repository-mirror.ts';
 import { hasShared, releaseDir, releaseText, sharedNote } from './shared-release.ts';
@@ -141,6 +142,21 @@ describe.skipIf(!hasShared)(`the repository layout over the real v1.0 files (${s
       'dataset/v1.0/manifest.json',
     ]);
     expect(release.submissions.find((s) => s.slug === 'bm25-reference')?.predictionsText).toBeDefined();
+  });
+
+  it('through OnlySource (a worker that needs no submissions), no submission or leaderboard file is asked for', async () => {
+    const source = new UrlLikeSource(files, 'repository');
+    const release = await loadRelease(new OnlySource(source, ['chunks']));
+    expect(release.splits.full?.tasks).toHaveLength(1038);
+    expect(release.submissions).toEqual([]);
+    expect(source.asked.filter((p) => p.startsWith('submissions/') || p.endsWith('leaderboard.json'))).toEqual([]);
+    expect(source.asked).toEqual([
+      'dataset/v1.0/manifest.json',
+      'dataset/v1.0/full/questions.jsonl',
+      'dataset/v1.0/full/tasks.jsonl',
+      'dataset/v1.0/dev/questions.jsonl',
+      'dataset/v1.0/dev/tasks.jsonl',
+    ]);
   });
 
   it('refuses questions that differ from the manifest pin, naming the repository path', async () => {
