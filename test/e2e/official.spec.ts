@@ -68,12 +68,14 @@ test.describe('the official release from the repository (localhost mirror)', () 
     await page.getByTestId('open-load-dialog').click();
     await expect(page.getByTestId(`shipped-where-${entry.id}`)).toContainText('raw.githubusercontent.com');
     await expect(page.getByTestId(`shipped-where-${entry.id}`)).toContainText('fcad921e');
+    await page.screenshot({ path: '/tmp/official-load-dialog.png' });
     mirror.log.length = 0;
     await page.getByTestId(`shipped-release-${entry.id}`).click();
     // Held on full/tasks.jsonl: the progress names the host and counts files.
     const progress = page.getByTestId('load-progress');
     await expect(progress).toContainText('from raw.githubusercontent.com');
     await expect(progress).toContainText(/\d+\/\d+ files/);
+    await page.screenshot({ path: '/tmp/official-progress.png' });
     release();
     await expect(page.getByTestId('release-title')).toContainText('Epstein Bench v1.0');
     await expect(page).toHaveURL(new RegExp(`release=${entry.id}`));
@@ -132,6 +134,7 @@ test.describe('the official release from the repository (localhost mirror)', () 
     await expect(page.getByTestId('task-missing')).toContainText(task.task_id);
     await expect(page.getByTestId('task-home')).toContainText('Epstein Bench v1.0 (official)');
     await expect(page.getByTestId('task-home')).toContainText('raw.githubusercontent.com');
+    await page.screenshot({ path: '/tmp/official-task-elsewhere.png' });
     await page.getByTestId('load-task-home').click();
     await expect(page.getByTestId('task-question')).toHaveText(task.question);
     await expect(page).toHaveURL(new RegExp(`task=${task.task_id}`));
