@@ -9,7 +9,7 @@ import type { JudgeError } from './errors.ts';
 export interface JudgeStop {
   reason: 'auth' | 'quota' | 'failing';
   /** HTTP status of the error that stopped the run, when the server answered. */
-  status?: number;
+  httpStatus?: number;
   /** One paragraph for the user: what happened, the server's answer (bounded), what to do. */
   message: string;
 }
@@ -22,7 +22,7 @@ export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 5;
 
 /** The stop an error calls for, given how many calls in a row have failed with it included. */
 export function stopFor(error: JudgeError, consecutiveFailures: number, limit: number): JudgeStop | undefined {
-  const status = error.status === undefined ? {} : { status: error.status };
+  const status = error.status === undefined ? {} : { httpStatus: error.status };
   if (error.kind === 'auth') {
     return {
       reason: 'auth',

@@ -54,7 +54,7 @@ describe('a judge run stops at once on authentication and quota errors', () => {
       // Four workers may each have sent their first request before the first answer arrived.
       expect(server.requests.length).toBeLessThanOrEqual(4);
       expect(result.stopped?.reason).toBe(reason);
-      expect(result.stopped?.status).toBe(status);
+      expect(result.stopped?.httpStatus).toBe(status);
       expect(result.stopped?.message).toMatch(shown);
       expect(result.stopped?.message).toContain('No more calls were sent');
       expect(result.stopped?.message).not.toContain(TEST_KEY);
