@@ -8,6 +8,7 @@ import { FILE_VALIDATORS } from './kinds.ts';
 import { checkParquetColumns } from './schemas/parquet.ts';
 import { reportDuplicates } from './duplicates.ts';
 import type { Validator } from './validate.ts';
+import type { SourceLocator } from '../source-docs/locator.ts';
 import type {
   Candidate,
   Chunk,
@@ -122,6 +123,9 @@ export async function parseFileInto(
       submission().predictionsText = text;
       return text.split('\n').filter((l) => l.trim() !== '').length;
     }
+    case 'source_locator':
+      release.sourceLocator = json<SourceLocator>(FILE_VALIDATORS.source_locator);
+      return Object.keys(release.sourceLocator?.docs ?? {}).length;
     case 'descriptor':
       return 1;
   }

@@ -9,7 +9,7 @@ import type { JudgeError } from '../../judge/errors.ts';
 import { estimateJudgeCost, uncachedCalls } from '../../judge/estimate.ts';
 import type { CallLock } from '../../judge/runner.ts';
 import type { JudgeProgress } from '../../judge/types.ts';
-import type { SubmissionMetadata, Task, JudgeProfile } from '../../release/types.ts';
+import type { SplitName, SubmissionMetadata, Task, JudgeProfile } from '../../release/types.ts';
 import { parsePredictionsStream, type PredictionsResult } from '../predictions.ts';
 import {
   computeDeterministicMetrics,
@@ -24,6 +24,7 @@ import {
   type ScoreSubmissionInput,
 } from '../score.ts';
 import { SessionJudgeCache, type CacheImportResult, type CacheInfo, type JudgeCacheStore } from './cache-store.ts';
+import { cachedVerdicts, type CachedVerdicts } from './cached-verdicts.ts';
 import { LiveJudge, type LiveJudgeOptions } from './live-judge.ts';
 import {
   MAX_INPUT_BYTES,
@@ -186,7 +187,15 @@ export class ScoreSession {
     const started = performance.now();
     state.result = undefined;
     state.outcome = undefined;
-    const base = { file: state.name, lineCount: 0, validCount: 0, issues: [], summary: [] };
+    const base = {
+      file: state.name,
+      lineCount: 0,
+      validCount: 0,
+      issues: [],
+      summary: [],
+      warnings: [],
+      warningCount: 0,
+    };
     const fatal = (text: string): ValidationView => ({
       ...base,
       ok: false,
@@ -202,8 +211,9 @@ export class ScoreSession {
     if (state.blob.size > 4 * MAX_INPUT_BYTES) {
       return fatal(`${state.name}: ${state.blob.size} bytes is more than the ${4 * MAX_INPUT_BYTES} allowed`);
     }
+    // read as score.py reads it: what only `validate` refuses is scored, with a warning each
     const result = await parsePredictionsStream(chunksOf(state.blob), tasks.tasks, {
-      requireAnswerKey: false,
+      mode: 'score',
       maxIssues: SHOWN_ISSUES,
     });
     state.result = result;
@@ -215,6 +225,8 @@ export class ScoreSession {
       issueCount: result.issueCount,
       issues: result.issues,
       summary: result.summary,
+      warnings: result.warnings,
+      warningCount: result.warningCount,
       millis: 0,
     };
     if (result.byTaskId.size === 0 && result.issueCount > 0 && result.issues.every((i) => i.code === 'missing_task')) {
@@ -383,6 +395,33 @@ export class ScoreSession {
       }
       return { status: 'error', message: message(error) };
     }
+  }
+
+  /**
+   * The verdict-based scores the judge cache already holds for the release's submissions on a
+   * split, judged with the current judge profile (cached-verdicts.ts). Nothing is sent to a judge.
+   */
+  async cachedVerdicts(
+    slugs: readonly string[],
+    split: SplitName,
+    taskIds?: readonly string[],
+  ): Promise<CachedVerdicts> {
+    const tasks = this.inputsOf.release?.tasks[split];
+    const profile = this.inputsOf.profile();
+    if (!tasks || !profile) {
+      return { systems: {}, reason: !tasks ? `the release has no ${split} answer key` : 'no judge profile is chosen' };
+    }
+    const info = await this.cache.info();
+    if (info.stored === 0 && info.shipped === 0 && info.unsaved === 0)
+      return { systems: {}, reason: 'the judge cache is empty' };
+    return cachedVerdicts({
+      cache: this.cache,
+      tasks,
+      profile: profile.profile,
+      submissions: this.inputsOf.release?.submissions ?? [],
+      slugs,
+      ...(taskIds ? { taskIds } : {}),
+    });
   }
 
   detail(slot: PredictionSlot, taskId: string): TaskDetail | undefined {
