@@ -1,4 +1,4 @@
-import type { JudgeCache } from '../../core/judge/types.ts';
+import type { JudgeCacheStore } from '../../core/scoring/session/cache-store.ts';
 
 /** Where the browser keeps judge replies: one object store, reply text by cache key. */
 export const JUDGE_CACHE_DB = 'ebx-judge-cache';
@@ -24,7 +24,9 @@ function finished(tx: IDBTransaction): Promise<void> {
  * The judge cache in IndexedDB (page or worker), keyed by the judge cache key, so that a reload
  * resumes a run without repeating the calls already answered. Values are the raw reply texts.
  */
-export class IdbJudgeCache implements JudgeCache {
+export class IdbJudgeCache implements JudgeCacheStore {
+  readonly persistent = true;
+
   private constructor(private readonly db: IDBDatabase) {}
 
   static async open(factory: IDBFactory = indexedDB, name = JUDGE_CACHE_DB): Promise<IdbJudgeCache> {

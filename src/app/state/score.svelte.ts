@@ -3,6 +3,8 @@ import * as Comlink from 'comlink';
 import type { JudgeProgress } from '../../core/judge/types.ts';
 import type { SplitName, SubmissionMetadata } from '../../core/release/types.ts';
 import type {
+  CacheImportResult,
+  CacheInfo,
   ComparisonView,
   InputsState,
   PlanView,
@@ -44,7 +46,7 @@ class ScoreState {
   primary = $state<SlotState>({ busy: false });
   second = $state<SlotState>({ busy: false });
   plan = $state.raw<PlanView | undefined>();
-  cache = $state<{ stored: number; shipped: number }>({ stored: 0, shipped: 0 });
+  cache = $state.raw<CacheInfo>({ stored: 0, shipped: 0, unsaved: 0, persistent: true });
   cacheMessage = $state<string | undefined>();
   progress = $state.raw<JudgeProgress | undefined>();
   running = $state(false);
@@ -179,11 +181,18 @@ class ScoreState {
     this.cache = await scoreWorker().cacheInfo();
   }
 
+  private importedMessage(r: CacheImportResult, from: string): string {
+    const ignored = r.skipped ? ` (${r.skipped} other files ignored)` : '';
+    const unsaved = r.unsavedReason
+      ? ` This browser refused to store them (${r.unsavedReason}): they are used until you reload.`
+      : '';
+    return `Imported ${r.imported} replies from ${from}${ignored}.${unsaved}`;
+  }
+
   async importCache(file: File): Promise<void> {
     this.cacheMessage = undefined;
     try {
-      const r = await scoreWorker().importCache(file.name, file);
-      this.cacheMessage = `Imported ${r.imported} replies from ${file.name}${r.skipped ? ` (${r.skipped} other files ignored)` : ''}.`;
+      this.cacheMessage = this.importedMessage(await scoreWorker().importCache(file.name, file), file.name);
     } catch (error) {
       this.cacheMessage = `Import failed: ${errorMessage(error)}`;
     }
@@ -194,8 +203,7 @@ class ScoreState {
   async importCacheFolder(files: Array<{ path: string; file: File }>): Promise<void> {
     this.cacheMessage = undefined;
     try {
-      const r = await scoreWorker().importCacheFolder(files);
-      this.cacheMessage = `Imported ${r.imported} replies from the folder${r.skipped ? ` (${r.skipped} other files ignored)` : ''}.`;
+      this.cacheMessage = this.importedMessage(await scoreWorker().importCacheFolder(files), 'the folder');
     } catch (error) {
       this.cacheMessage = `Import failed: ${errorMessage(error)}`;
     }

@@ -70,7 +70,7 @@ export async function run(args: string[]): Promise<number> {
   for (const f of release.files) {
     if (f.status === 'missing' && !f.required) continue;
     if (f.status === 'ignored' && release.descriptor.sha256?.[f.path] !== undefined) continue;
-    const pin = f.pin === 'ok' ? 'sha256 ok' : f.pin === 'unchecked' ? 'not hashed' : '';
+    const pin = f.pin === 'ok' ? 'sha256 ok' : f.pin === 'pending' ? 'not hashed yet' : '';
     process.stdout.write(
       `  ${f.status.padEnd(8)} ${f.path}${f.rows !== undefined && /\.(jsonl|parquet)$/.test(f.path) ? `  ${f.rows} rows` : ''}${pin ? `  ${pin}` : ''}\n`,
     );

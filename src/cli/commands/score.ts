@@ -161,7 +161,7 @@ async function judgeLive(
   live: LiveJudgeFlags,
   input: Pick<ScoreSubmissionInput, 'tasks' | 'predictions' | 'profile'>,
   cache: WritableJudgeCache,
-): Promise<Map<string, JudgeError>> {
+): Promise<Map<string, JudgeError> | { stopped: string }> {
   const { tasks, predictions, profile } = input;
   const model = live.model ?? profile.judge_model;
   if (model !== profile.judge_model) {
@@ -184,8 +184,10 @@ async function judgeLive(
   };
   const common = { cache, provider, concurrency: live.concurrency, onProgress };
   const first = await runJudgeCalls({ ...common, calls: await planJudgeCalls(tasks, predictions, profile) });
+  if (first.stopped) return { stopped: first.stopped.message };
   const premise = await planPremiseCalls(tasks, predictions, profile, first.replies);
   const second = await runJudgeCalls({ ...common, calls: premise });
+  if (second.stopped) return { stopped: second.stopped.message };
   const failures = new Map([...first.failures, ...second.failures]);
   for (const { key, message } of [...first.cacheWriteErrors, ...second.cacheWriteErrors]) {
     process.stderr.write(`warning: reply ${key} could not be written to ${cache.source}: ${message}\n`);
@@ -280,6 +282,10 @@ export async function run(args: string[]): Promise<number> {
     if (live) {
       const cache = await openWritableJudgeCache(cacheLocation);
       const failures = await judgeLive(live, { tasks, predictions, profile }, cache);
+      if (!(failures instanceof Map)) {
+        process.stderr.write(`scoring aborted: ${redactSecret(failures.stopped, live.apiKey)}\n`);
+        return EXIT.aborted;
+      }
       judge = cacheThenFailures(cache, failures);
       cacheSource = cache.source;
     } else {

@@ -7,6 +7,7 @@ import {
   type LoadProgress,
   type LoadedRelease,
 } from '../release/load.ts';
+import { parquetChecked } from '../release/parquet-pin.ts';
 import { sourceOf, type SourceSpec } from '../release/source-spec.ts';
 import type { JudgeProfile, Leaderboard, ReleaseDescriptor } from '../release/types.ts';
 import * as q from './queries.ts';
@@ -93,6 +94,7 @@ export function createExplorerData(startSql: () => Promise<Sql>, baseHref: strin
       const dbReady = sql();
       dbReady.catch(() => undefined);
       const release = await loadRelease(sourceOf(spec, baseHref), { onProgress, deferParquet: true });
+      await parquetChecked(release.parquet);
       const db = await dbReady;
       const docsParquet = release.parquet.find((p) => p.kind === 'docs');
       if (docsParquet && !release.docs) release.docs = [];

@@ -10,6 +10,34 @@ export interface SearchableText {
 
 const SCHEMA = { key: 'string', question: 'string', answer: 'string', items: 'string' } as const;
 
+/** Orama's radix tree recurses per character: a field and each word in it are cut to these sizes. */
+const MAX_FIELD_CHARS = 200_000;
+const MAX_WORD_CHARS = 64;
+
+function bounded(text: string): string {
+  return text.slice(0, MAX_FIELD_CHARS).replace(/\S{65,}/g, (word) => word.slice(0, MAX_WORD_CHARS));
+}
+
+/** One document per key (a release may repeat a task id): the texts of repeated keys are joined. */
+function byKey(rows: readonly SearchableText[]): SearchableText[] {
+  const merged = new Map<string, SearchableText>();
+  for (const r of rows) {
+    const seen = merged.get(r.key);
+    merged.set(
+      r.key,
+      seen
+        ? {
+            key: r.key,
+            question: `${seen.question}\n${r.question}`,
+            answer: `${seen.answer}\n${r.answer}`,
+            items: `${seen.items}\n${r.items}`,
+          }
+        : r,
+    );
+  }
+  return [...merged.values()];
+}
+
 /** Free-text search over questions, answers and list items (Orama BM25, all words must match). */
 export class TextSearch {
   private constructor(private readonly db: AnyOrama) {}
@@ -18,7 +46,13 @@ export class TextSearch {
     const db = create({ schema: SCHEMA });
     await insertMultiple(
       db,
-      rows.map((r) => ({ id: r.key, ...r })),
+      byKey(rows).map((r) => ({
+        id: r.key,
+        key: r.key,
+        question: bounded(r.question),
+        answer: bounded(r.answer),
+        items: bounded(r.items),
+      })),
       500,
     );
     return new TextSearch(db);
@@ -27,7 +61,7 @@ export class TextSearch {
   /** Keys of every document holding all the words of `text` (prefix match on the last word), best first. */
   async keys(text: string, limit = 100_000): Promise<string[]> {
     const result = await search(this.db, {
-      term: text,
+      term: bounded(text),
       properties: ['question', 'answer', 'items'],
       threshold: 0,
       limit,

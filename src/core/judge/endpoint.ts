@@ -9,27 +9,28 @@ export const DEFAULT_BASE_URLS: Readonly<Record<string, string>> = {
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
- * Checks a base URL and returns it without a trailing slash. Plain http is accepted only for
- * loopback hosts (local servers), so a key never travels unencrypted over a network.
+ * Checks the base URL of an endpoint that receives a key (the judge, an embeddings endpoint) and
+ * returns it without a trailing slash. Plain http is accepted only for loopback hosts (local
+ * servers), so a key never travels unencrypted over a network.
  */
-export function normaliseBaseUrl(baseUrl: string): string {
+export function normaliseBaseUrl(baseUrl: string, what = 'Judge base URL'): string {
   let url: URL;
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    throw new Error(`Judge base URL is not a valid URL: ${JSON.stringify(baseUrl)}`);
+    throw new Error(`${what} is not a valid URL: ${JSON.stringify(baseUrl)}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new Error(`Judge base URL must use https (found ${url.protocol})`);
+    throw new Error(`${what} must use https (found ${url.protocol})`);
   }
   if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
-    throw new Error(`Judge base URL must use https unless the host is local (found http://${url.host})`);
+    throw new Error(`${what} must use https unless the host is local (found http://${url.host})`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new Error('Judge base URL must not contain a user name or password; give the key separately');
+    throw new Error(`${what} must not contain a user name or password; give the key separately`);
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new Error('Judge base URL must not contain a query or fragment');
+    throw new Error(`${what} must not contain a query or fragment`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }

@@ -129,7 +129,7 @@ function httpError(response: Response, text: string, secret: string, nowMs: numb
   const status = response.status;
   const { code, message } = readServerError(text);
   const retryAfterMs = parseRetryAfterMs(response.headers, nowMs);
-  const isQuota = status === 402 || code === 'insufficient_quota';
+  const isQuota = status === 402 || QUOTA_CODES.has(code ?? '') || (status < 500 && QUOTA_TEXT.test(message ?? ''));
   const isAuth = status === 401 || status === 403;
   const neverRetry = isQuota || isAuth || status === 400;
   const shouldRetryHeader = response.headers.get('x-should-retry');
@@ -139,7 +139,7 @@ function httpError(response: Response, text: string, secret: string, nowMs: numb
   if (neverRetry) retryable = false;
   const kind = isQuota ? 'quota' : isAuth ? 'auth' : 'http';
   const detail = message === undefined ? '' : `: ${excerpt(message)}`;
-  const label = code === undefined ? '' : ` (${code})`;
+  const label = code === undefined ? '' : ` (${excerpt(code)})`;
   return new JudgeError(redactSecret(`Judge endpoint answered HTTP ${status}${label}${detail}`, secret), {
     kind,
     status,
@@ -148,8 +148,25 @@ function httpError(response: Response, text: string, secret: string, nowMs: numb
   });
 }
 
+/** Out of money rather than rate-limited: OpenAI's codes, and the wording of Anthropic's and OpenRouter's refusals. */
+const QUOTA_CODES: ReadonlySet<string> = new Set([
+  'insufficient_quota',
+  'billing_hard_limit_reached',
+  'quota_exceeded',
+]);
+const QUOTA_TEXT = /exceeded your current quota|credit balance is too low|insufficient (credits|funds|balance)/i;
+
+/**
+ * The server's text, bounded, on one line, with control and bidirectional-override characters
+ * shown as escapes: it is untrusted and ends up in the page and on terminals.
+ */
 function excerpt(text: string): string {
-  return text.length <= MAX_ERROR_EXCERPT ? text : `${text.slice(0, MAX_ERROR_EXCERPT)}…`;
+  const short = text.length <= MAX_ERROR_EXCERPT ? text : `${text.slice(0, MAX_ERROR_EXCERPT)}…`;
+  return short.replace(
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,9 +2,16 @@ import { errorMessage } from '../error-message.ts';
 import { JudgeError } from './errors.ts';
 import { withRetries, type RetryOptions } from './retry.ts';
 import { JudgeRunControl } from './run-control.ts';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, stopFor, type JudgeStop } from './run-stop.ts';
 import type { JudgeCache, JudgeCall, JudgeProgress, JudgeProvider } from './types.ts';
 
 export const DEFAULT_JUDGE_CONCURRENCY = 4;
+
+/**
+ * Runs `work` while holding the lock named `key`, waiting (abortably) while someone else holds it:
+ * Web Locks in the browser, so that two tabs judging the same calls send each one once.
+ */
+export type CallLock = <T>(key: string, signal: AbortSignal, work: () => Promise<T>) => Promise<T>;
 
 export interface JudgeRunOptions {
   calls: readonly JudgeCall[];
@@ -18,6 +25,10 @@ export interface JudgeRunOptions {
   /** Cancels the whole run when aborted. */
   signal?: AbortSignal;
   onProgress?: (progress: JudgeProgress) => void;
+  /** Held around each call (cache re-read, request, cache write); absent: no coordination. */
+  lock?: CallLock;
+  /** The run stops after this many calls in a row failed (default 5). */
+  maxConsecutiveFailures?: number;
 }
 
 export interface JudgeRunResult {
@@ -27,6 +38,8 @@ export interface JudgeRunResult {
   failures: Map<string, JudgeError>;
   /** True when the run was cancelled; keys neither in replies nor failures were not judged. */
   cancelled: boolean;
+  /** Set when the run stopped itself (auth, quota, a failing endpoint); unjudged keys are in neither map. */
+  stopped?: JudgeStop;
   /** Replies that arrived but could not be stored (the reply is still in `replies`). */
   cacheWriteErrors: Array<{ key: string; message: string }>;
   progress: JudgeProgress;
@@ -45,10 +58,14 @@ export async function runJudgeCalls(options: JudgeRunOptions): Promise<JudgeRunR
   const replies = new Map<string, string>();
   const failures = new Map<string, JudgeError>();
   const cacheWriteErrors: JudgeRunResult['cacheWriteErrors'] = [];
+  const maxConsecutive = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
+  let consecutiveFailures = 0;
+  let stopped: JudgeStop | undefined;
   const result = (): JudgeRunResult => ({
     replies,
     failures,
-    cancelled: control.cancelled,
+    cancelled: control.cancelled && stopped === undefined,
+    ...(stopped ? { stopped } : {}),
     cacheWriteErrors,
     progress: { ...progress },
   });
@@ -69,7 +86,17 @@ export async function runJudgeCalls(options: JudgeRunOptions): Promise<JudgeRunR
   assertProviderModel(misses, options.provider);
 
   const queue = misses.values();
-  const judgeOne = async (call: JudgeCall): Promise<void> => {
+  const callOne = async (call: JudgeCall): Promise<void> => {
+    if (options.lock) {
+      // Another tab may have answered this key while we waited for its lock.
+      const cached = await readCache(options.cache, call.key);
+      if (cached !== undefined) {
+        replies.set(call.key, cached);
+        progress.cached++;
+        progress.done++;
+        return;
+      }
+    }
     try {
       const text = await withRetries(
         (signal) => options.provider.complete({ model: call.model, system: call.system, prompt: call.prompt }, signal),
@@ -82,13 +109,28 @@ export async function runJudgeCalls(options: JudgeRunOptions): Promise<JudgeRunR
       } catch (error) {
         cacheWriteErrors.push({ key: call.key, message: errorMessage(error) });
       }
+      consecutiveFailures = 0;
       progress.done++;
     } catch (error) {
       if (!(error instanceof JudgeError)) throw error;
-      if (error.kind === 'cancelled') return;
+      if (error.kind === 'cancelled' || control.cancelled) return;
       failures.set(call.key, error);
       progress.failed++;
       progress.done++;
+      const stop = stopFor(error, ++consecutiveFailures, maxConsecutive);
+      if (stop !== undefined && stopped === undefined) {
+        stopped = stop;
+        control.cancel();
+      }
+    }
+  };
+  const judgeOne = async (call: JudgeCall): Promise<void> => {
+    if (!options.lock) return callOne(call);
+    try {
+      await options.lock(call.key, control.signal, () => callOne(call));
+    } catch (error) {
+      // An abandoned wait for the lock: the run was cancelled or stopped.
+      if (!control.cancelled) throw error;
     }
   };
   const worker = async (): Promise<void> => {

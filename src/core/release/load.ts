@@ -8,7 +8,8 @@ import {
 import { parseFileInto } from './parse-file.ts';
 import { planRelease } from './plan.ts';
 import { IssueList } from './issues.ts';
-import { checkPin } from './manifest.ts';
+import { checkPin, pinsOf } from './manifest.ts';
+import { checkedParquet } from './parquet-pin.ts';
 import { sha256Hex } from './sha256.ts';
 import type { ReleaseSource } from './source.ts';
 import type { PlannedFile } from './layout.ts';
@@ -76,8 +77,10 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
       if (file) {
         report.status = 'deferred';
         report.bytes = file.byteLength;
-        report.pin = planned.pin ? 'unchecked' : 'none';
-        release.parquet.push({ kind: planned.kind, path: at(planned.path), file });
+        report.pin = planned.pin ? 'pending' : 'none';
+        const checked = checkedParquet(file, { ...planned, kind: planned.kind });
+        if (planned.pin) void checked.checked.then(() => (report.pin = 'ok')).catch(() => undefined);
+        release.parquet.push({ kind: planned.kind, path: at(planned.path), ...checked });
       }
       progress.filesDone++;
       continue;
@@ -100,19 +103,22 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
     }
     report.bytes = bytes.byteLength;
     progress.bytes += bytes.byteLength;
-    if (planned.pin) {
-      const actual = await sha256Hex(bytes);
-      report.sha256 = actual;
-      const mismatch = checkPin(planned.path, actual, planned.pin);
-      if (mismatch) {
-        throw new ReleaseRefused(`${mismatch.message} (pin from ${planned.pinSource ?? 'the release'})`, planned.path);
-      }
+    for (const { pin, pinSource } of pinsOf(planned, release.manifest)) {
+      const actual = (report.sha256 ??= await sha256Hex(bytes));
+      const mismatch = checkPin(planned.path, actual, pin);
+      if (mismatch) throw new ReleaseRefused(`${mismatch.message} (pin from ${pinSource})`, planned.path);
       report.pin = 'ok';
     }
     progress.phase = 'parsing';
     emit();
     const issues = new IssueList(options.maxIssuesPerFile ?? 200);
     const rows = await parseFileInto(release, submissions, planned, bytes, issues);
+    if (planned.kind === 'questions' && rows === 0 && issues.count === 0) {
+      throw new ReleaseRefused(
+        `${planned.path}: the file holds no question (${bytes.byteLength} bytes, no JSON line); a release needs one question per line`,
+        planned.path,
+      );
+    }
     report.rows = rows;
     progress.rows += rows;
     report.issues = issues.items;

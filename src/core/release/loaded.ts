@@ -32,8 +32,8 @@ export interface FileReport {
   status: FileStatus;
   bytes?: number;
   rows?: number;
-  /** 'ok' pinned and equal; 'none' no pin; 'unchecked' read by ranges, not hashed. */
-  pin: 'ok' | 'none' | 'unchecked';
+  /** 'ok' pinned and equal; 'none' no pin; 'pending' a parquet file hashed in the background before first use. */
+  pin: 'ok' | 'none' | 'pending';
   sha256?: string;
   issues: ParseIssue[];
   issueCount: number;
@@ -51,7 +51,10 @@ export interface LoadedSubmission {
 export interface DeferredParquet {
   kind: 'docs' | 'chunks';
   path: string;
+  /** Reads wait for `checked` (parquet-pin.ts). */
   file: AsyncBuffer;
+  /** Its pin and columns checked; rejects with ReleaseRefused. */
+  checked?: Promise<void>;
 }
 
 export interface LoadedRelease {

@@ -1,6 +1,7 @@
 /** The manifest's checks: the sha256 pin of a questions file and the task counts of a split (spec 1.3). */
 import { makeIssue, type ParseIssue } from './issues.ts';
-import type { ManifestSplit, SplitName, TaskType } from './types.ts';
+import type { PlannedFile } from './layout.ts';
+import type { Manifest, ManifestSplit, SplitName, TaskType } from './types.ts';
 
 /** A pin mismatch, or undefined when the file's hash is the pinned one (hex compared case-insensitively). */
 export function checkPin(file: string, actualHex: string, expectedHex: string): ParseIssue | undefined {
@@ -10,6 +11,26 @@ export function checkPin(file: string, actualHex: string, expectedHex: string): 
     `${file}: sha256 is ${actualHex} but the pin is ${expectedHex}; ` +
     'the dataset files have been modified (or belong to another version)';
   return issue;
+}
+
+/**
+ * Every pin a file must match: its own (release.json's sha256, or the official layout's
+ * manifest) and, for a split's questions, the manifest's questions_sha256 in any layout.
+ */
+export function pinsOf(
+  planned: Pick<PlannedFile, 'path' | 'kind' | 'split' | 'pin' | 'pinSource'>,
+  manifest: Manifest | undefined,
+): Array<{ pin: string; pinSource: string }> {
+  const pins: Array<{ pin: string; pinSource: string }> = [];
+  if (planned.pin) pins.push({ pin: planned.pin, pinSource: planned.pinSource ?? 'the release' });
+  const fromManifest = planned.kind === 'questions' && planned.split ? manifest?.splits[planned.split] : undefined;
+  if (fromManifest && !pins.some((p) => p.pin.toLowerCase() === fromManifest.questions_sha256.toLowerCase())) {
+    pins.push({
+      pin: fromManifest.questions_sha256,
+      pinSource: `manifest.json splits.${planned.split}.questions_sha256`,
+    });
+  }
+  return pins;
 }
 
 export interface ManifestCounts {

@@ -5,6 +5,8 @@ import { IssueList } from './issues.ts';
 import { parseJsonFile, parseJsonlBytes } from './jsonl.ts';
 import { type PlannedFile } from './layout.ts';
 import { FILE_VALIDATORS } from './kinds.ts';
+import { checkParquetColumns } from './schemas/parquet.ts';
+import { reportDuplicates } from './duplicates.ts';
 import type { Validator } from './validate.ts';
 import type { SourceLocator } from '../source-docs/locator.ts';
 import type {
@@ -35,7 +37,11 @@ export async function parseFileInto(
   issues: IssueList,
 ): Promise<number> {
   const file = planned.path;
-  const jsonl = <T>(validator: Validator<T>): T[] => parseJsonlBytes(bytes, file, validator, issues).rows;
+  const jsonl = <T>(validator: Validator<T>): T[] => {
+    const { rows, lines } = parseJsonlBytes(bytes, file, validator, issues);
+    reportDuplicates(planned.kind, rows, lines, file, issues);
+    return rows;
+  };
   const json = <T>(validator: Validator<T>): T | undefined =>
     parseJsonFile(decodeOrReport(bytes, file, issues), file, validator, issues);
   const submission = () => {
@@ -71,12 +77,12 @@ export async function parseFileInto(
       return 1;
     case 'docs':
       release.docs = file.endsWith('.parquet')
-        ? await readParquetWhole<CorpusDoc>(bytes, 'docs')
+        ? await readParquetWhole<CorpusDoc>(bytes, 'docs', file, issues)
         : jsonl<CorpusDoc>(FILE_VALIDATORS.docs);
       return release.docs.length;
     case 'chunks':
       release.chunks = file.endsWith('.parquet')
-        ? await readParquetWhole<Chunk>(bytes, 'chunks')
+        ? await readParquetWhole<Chunk>(bytes, 'chunks', file, issues)
         : jsonl<Chunk>(FILE_VALIDATORS.chunks);
       return release.chunks.length;
     case 'entities':
@@ -135,10 +141,19 @@ function decodeOrReport(bytes: Uint8Array, file: string, issues: IssueList): str
 }
 
 /** docs.parquet flattens meta into columns; the whole file is read (CLI and tests). */
-async function readParquetWhole<T>(bytes: Uint8Array, kind: 'docs' | 'chunks'): Promise<T[]> {
-  const { parquetReadObjects } = await import('hyparquet');
+async function readParquetWhole<T>(
+  bytes: Uint8Array,
+  kind: 'docs' | 'chunks',
+  path: string,
+  issues: IssueList,
+): Promise<T[]> {
+  const { parquetMetadata, parquetReadObjects, parquetSchema } = await import('hyparquet');
   const file: AsyncBuffer = { byteLength: bytes.byteLength, slice: (s, e) => bytes.slice(s, e).buffer };
-  const rows = (await parquetReadObjects({ file })) as Array<Record<string, unknown>>;
+  const metadata = parquetMetadata(bytes.slice().buffer);
+  const wrong = checkParquetColumns(path, kind, parquetSchema(metadata).children);
+  for (const issue of wrong) issues.add(issue);
+  if (wrong.length > 0) return [];
+  const rows = (await parquetReadObjects({ file, metadata })) as Array<Record<string, unknown>>;
   if (kind === 'chunks') return rows as T[];
   return rows.map((r) => ({
     doc_id: r.doc_id,

@@ -92,7 +92,8 @@ export class UrlSource implements ReleaseSource {
     private readonly fetchFn: typeof fetch = (...args) => fetch(...args),
     readonly layoutHint?: LayoutName,
   ) {
-    this.base = base.endsWith('/') ? base : `${base}/`;
+    // Normalised as URL does, so that url() can tell a file of the release by its prefix.
+    this.base = new URL(base.endsWith('/') ? base : `${base}/`).href;
   }
   get label(): string {
     return this.base;
@@ -100,8 +101,12 @@ export class UrlSource implements ReleaseSource {
   list(): undefined {
     return undefined;
   }
+  /** The URL of a file of the release; refuses a path that resolves outside the release's base. */
   url(path: string): string {
-    return new URL(path, this.base).href;
+    const href = new URL(path, this.base).href;
+    if (!href.startsWith(this.base))
+      throw new Error(`${path}: resolves to ${href}, outside the release at ${this.base}`);
+    return href;
   }
   async read(path: string): Promise<Uint8Array | undefined> {
     const response = await this.get(this.url(path));

@@ -5,6 +5,8 @@
  * transformers.js pipeline of the worker, a Node encoder, a test double).
  */
 import { errorMessage } from '../error-message.ts';
+import { normaliseBaseUrl } from '../judge/endpoint.ts';
+
 export interface QueryEmbedder {
   /** What the UI shows: the model and where it runs. */
   readonly label: string;
@@ -28,9 +30,12 @@ export class EmbeddingEndpointError extends Error {
 }
 
 export function openAiEmbedder(options: OpenAiEmbeddingsOptions): QueryEmbedder {
-  const base = options.base.replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(base))
-    throw new EmbeddingEndpointError(`base URL must start with http(s)://, got "${base}"`);
+  let base: string;
+  try {
+    base = normaliseBaseUrl(options.base, 'Embeddings base URL');
+  } catch (e) {
+    throw new EmbeddingEndpointError(errorMessage(e));
+  }
   const endpoint = `${base}/embeddings`;
   const fetchFn = options.fetchFn ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   return {
@@ -41,6 +46,9 @@ export function openAiEmbedder(options: OpenAiEmbeddingsOptions): QueryEmbedder 
         response = await fetchFn(endpoint, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${options.key}` },
+          // The key goes to this URL only: no redirect may carry it elsewhere, no cookies ride along.
+          redirect: 'error',
+          credentials: 'omit',
           body: JSON.stringify({
             model: options.model,
             input: texts,

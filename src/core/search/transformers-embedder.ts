@@ -28,6 +28,9 @@ function configure(setup: TransformersSetup): void {
   env.allowLocalModels = true;
   env.allowRemoteModels = false;
   env.useBrowserCache = false;
+  // Its wasm cache imports onnxruntime's factory from a blob: URL, which the search worker's
+  // Content-Security-Policy does not allow (src/cli/security-headers.ts): load it from the site.
+  env.useWasmCache = false;
   env.localModelPath = RELEASE_PREFIX;
   const wasm = env.backends.onnx?.wasm;
   if (wasm && setup.wasmPaths) {

@@ -176,6 +176,30 @@ describe('score --key-env (live judging)', () => {
     expect(io.stderr()).not.toContain(KEY);
   }, 60_000);
 
+  it('stops at the first 401 and says so with the status and the provider message (exit 4)', async () => {
+    mock.script.push(
+      ...Array.from({ length: 400 }, () => ({
+        status: 401,
+        body: { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } },
+      })),
+    );
+    const io = quiet();
+    const code = await run([
+      ...base(),
+      '--endpoint',
+      `${mock.url}/v1`,
+      '--judge-cache',
+      path.join(tmp, 'cache-401'),
+      '--concurrency',
+      '4',
+    ]);
+    expect(code).toBe(4);
+    expect(mock.requests.length).toBeLessThanOrEqual(4);
+    expect(io.stderr()).toContain('refused the API key');
+    expect(io.stderr()).toContain('HTTP 401 (invalid_api_key): Incorrect API key provided');
+    expect(io.stderr()).not.toContain(KEY);
+  }, 60_000);
+
   it('exits 2 on bad live flags', async () => {
     const io = quiet();
     expect(await run([...base().slice(0, -1), 'EBX_NO_SUCH_VARIABLE', '--judge-cache', path.join(tmp, 'x')])).toBe(2);

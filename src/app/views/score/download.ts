@@ -1,6 +1,6 @@
 /** Saves bytes or text as a file download (the name is ours, never taken from uploaded data). */
-export function download(name: string, data: string | Uint8Array, type: string): void {
-  const part: BlobPart = typeof data === 'string' ? data : (data as Uint8Array<ArrayBuffer>);
+export function download(name: string, data: string | Uint8Array | Blob, type: string): void {
+  const part: BlobPart = typeof data === 'string' || data instanceof Blob ? data : (data as Uint8Array<ArrayBuffer>);
   const url = URL.createObjectURL(new Blob([part], { type }));
   const a = document.createElement('a');
   a.href = url;

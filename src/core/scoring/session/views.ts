@@ -1,4 +1,5 @@
 /** Plain, structured-clone-friendly views of scoring results for the Score page. */
+import type { JudgeStop } from '../../judge/run-stop.ts';
 import type { JudgeProgress } from '../../judge/types.ts';
 import type { JudgeCostEstimate } from '../../judge/estimate.ts';
 import type { Leaderboard, ScoreReport, Task, TaskType } from '../../release/types.ts';
@@ -77,7 +78,14 @@ export interface ScorecardView {
 }
 
 export type ScoreRunResult =
-  | { status: 'scored'; scorecard: ScorecardView; progress?: JudgeProgress }
+  | {
+      status: 'scored';
+      scorecard: ScorecardView;
+      progress?: JudgeProgress;
+      /** Replies the browser's store refused: scored from memory, to be downloaded before a reload. */
+      unsaved?: { count: number; reason?: string };
+    }
+  | ({ status: 'stopped'; progress: JudgeProgress } & JudgeStop)
   | { status: 'missing'; missing: number; examples: Array<{ key: string; tag: string; task_id: string }> }
   | { status: 'aborted'; message: string }
   | { status: 'cancelled'; progress: JudgeProgress }

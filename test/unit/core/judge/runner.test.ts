@@ -196,7 +196,10 @@ describe('runJudgeCalls', () => {
 
   it('records failures as JudgeErrors, keeps the rest, and keeps going', async () => {
     const calls = await makeCalls(3);
-    server.script.push({ status: 429, body: { error: { code: 'insufficient_quota', message: `quota ${TEST_KEY}` } } });
+    server.script.push({
+      status: 400,
+      body: { error: { code: 'context_length_exceeded', message: `long ${TEST_KEY}` } },
+    });
     server.script.push({ reply: 'r2' }, { reply: 'r3' });
     const cache = new MemoryJudgeCache();
     const result = await runJudgeCalls({ calls, cache, provider, concurrency: 1, retry: { sleep } });
@@ -204,8 +207,8 @@ describe('runJudgeCalls', () => {
     expect(result.failures.size).toBe(1);
     const [failedKey, error] = [...result.failures.entries()][0]!;
     expect(failedKey).toBe(calls[0]!.key);
-    expect(error.kind).toBe('quota');
-    expect(error.status).toBe(429);
+    expect(error.kind).toBe('http');
+    expect(error.status).toBe(400);
     expect(error.message).not.toContain(TEST_KEY);
     expect(cache.entries.has(calls[0]!.key)).toBe(false);
     expect(result.progress).toEqual({ total: 3, done: 3, cached: 0, failed: 1, inFlight: 0 });

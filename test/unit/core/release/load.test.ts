@@ -70,7 +70,8 @@ describe('loading our layout (the mini fixture release)', () => {
     const release = await loadRelease(new MemorySource('mini', readFolder(mini)), { deferParquet: true });
     expect(release.docs).toBeUndefined();
     expect(release.parquet.map((p) => p.kind)).toEqual(['docs']);
-    expect(release.files.find((f) => f.path === 'docs.parquet')?.pin).toBe('unchecked');
+    await Promise.all(release.parquet.map((p) => p.checked));
+    expect(release.files.find((f) => f.path === 'docs.parquet')?.pin).toBe('ok');
   });
 
   it('refuses a file whose bytes differ from its pin, naming the file and both hashes', async () => {

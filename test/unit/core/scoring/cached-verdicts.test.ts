@@ -21,8 +21,8 @@ function files(dir: string, prefix = '', skip?: string): Array<{ path: string; f
 
 describe('cachedVerdicts', () => {
   it("gives every sample system's per-task scores from the shipped cache; their per-type means are the committed ones", async () => {
-    const session = new ScoreSession(new MemoryJudgeCacheStore());
-    await session.useRelease({ kind: 'files', label: 'sample', files: files(sample) }, 'http://localhost/');
+    const session = new ScoreSession(new MemoryJudgeCacheStore(), { baseHref: 'http://localhost/' });
+    await session.useRelease({ kind: 'files', label: 'sample', files: files(sample) });
     const verdicts = await session.cachedVerdicts(SLUGS, 'full');
     expect(verdicts.profile).toBe('sample-judge-1 (prompt sample-v1)');
     const tasks = readFileSync(path.join(sample, 'full/tasks.jsonl'), 'utf8')
@@ -45,11 +45,8 @@ describe('cachedVerdicts', () => {
   });
 
   it('says why there are none: an empty cache, or no judge profile', async () => {
-    const session = new ScoreSession(new MemoryJudgeCacheStore());
-    await session.useRelease(
-      { kind: 'files', label: 'sample', files: files(sample, '', 'judge-cache.json') },
-      'http://localhost/',
-    );
+    const session = new ScoreSession(new MemoryJudgeCacheStore(), { baseHref: 'http://localhost/' });
+    await session.useRelease({ kind: 'files', label: 'sample', files: files(sample, '', 'judge-cache.json') });
     expect(await session.cachedVerdicts(SLUGS, 'full')).toEqual({ systems: {}, reason: 'the judge cache is empty' });
     session.choose({ kind: 'release', split: 'full' }, 'file');
     expect((await session.cachedVerdicts(SLUGS, 'full')).reason).toBe('no judge profile is chosen');

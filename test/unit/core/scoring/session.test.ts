@@ -17,11 +17,8 @@ function files(dir: string, prefix = ''): Array<{ path: string; file: Blob }> {
 
 describe('ScoreSession', () => {
   it('scores a reference submission from the shipped judge cache to its committed scores.json', async () => {
-    const session = new ScoreSession(new MemoryJudgeCacheStore());
-    const info = await session.useRelease(
-      { kind: 'files', label: 'sample', files: files(sample) },
-      'http://localhost/',
-    );
+    const session = new ScoreSession(new MemoryJudgeCacheStore(), { baseHref: 'http://localhost/' });
+    const info = await session.useRelease({ kind: 'files', label: 'sample', files: files(sample) });
     expect(info.splits.map((s) => s.split)).toEqual(['full', 'dev']);
     expect(info.shippedCacheEntries).toBeGreaterThan(100);
     expect(info.leaderboardEntries).toBe(3);
@@ -46,7 +43,7 @@ describe('ScoreSession', () => {
   });
 
   it('reports missing judge calls, empty and invalid files, and dropped inputs with file and line', async () => {
-    const session = new ScoreSession(new MemoryJudgeCacheStore());
+    const session = new ScoreSession(new MemoryJudgeCacheStore(), { baseHref: 'http://localhost/' });
     const tasks = readFileSync(path.join(sample, 'full/tasks.jsonl'), 'utf8');
     await session.useTasksFile('tasks.jsonl', new Blob([tasks]));
     await expect(session.useProfileFile('judge-profile.json', new Blob(['{"judge_model": 3']))).rejects.toThrow(
