@@ -2,10 +2,11 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { delivery } from './src/cli/vite-delivery.ts';
 import { staticData } from './src/cli/vite-static-data.ts';
 
 export default defineConfig({
-  plugins: [svelte(), staticData()],
+  plugins: [svelte(), staticData(), delivery()],
   worker: { format: 'es' },
   optimizeDeps: {
     // They find their own wasm and worker files through import.meta.url: pre-bundling breaks that.

@@ -8,7 +8,24 @@ export interface Sql {
   insertArrow(table: string, data: Table): Promise<void>;
 }
 
+/**
+ * A connection whose unqualified table names live in a schema of their own, so that a release
+ * being loaded fills its tables beside the shown release's and replaces them only when complete.
+ */
+export interface SqlSession extends Sql {
+  /** Drops the schema and its tables and closes the connection. */
+  close(): Promise<void>;
+}
+
+/** A started database: one session (schema + connection) per loaded release. */
+export interface SqlDatabase {
+  session(schema: string): Promise<SqlSession>;
+}
+
 export type SqlValue = string | number | boolean | null;
+
+/** Schema names are made by the service; this refuses anything else before it reaches SQL. */
+export const SAFE_IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /** `?, ?, ?` for an IN list; values still go through parameters. */
 export function placeholders(n: number): string {
@@ -20,4 +37,11 @@ export function plainRow(row: Record<string, unknown>): Record<string, unknown> 
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'bigint' ? Number(v) : v;
   return out;
+}
+
+/** The column type of an empty table (Arrow inserts of empty tables fail, so it is created by SQL). */
+export function sqlTypeOf(arrowType: string): string {
+  if (arrowType.startsWith('Int')) return 'INTEGER';
+  if (arrowType === 'Bool') return 'BOOLEAN';
+  return 'VARCHAR';
 }

@@ -7,6 +7,7 @@ import {
 } from './loaded.ts';
 import { parseFileInto } from './parse-file.ts';
 import { planRelease } from './plan.ts';
+import type { PlannedFile } from './layout.ts';
 import { IssueList } from './issues.ts';
 import { checkPin } from './manifest.ts';
 import { sha256Hex } from './sha256.ts';
@@ -20,6 +21,8 @@ export interface LoadOptions {
   /** Keep parquet files on the source and read them by range (browser); false reads them whole. */
   deferParquet?: boolean;
   maxIssuesPerFile?: number;
+  /** Reads only the planned files this accepts; the others are left out of the result and its report. */
+  select?: (file: PlannedFile) => boolean;
 }
 
 export async function loadRelease(source: ReleaseSource, options: LoadOptions = {}): Promise<LoadedRelease> {
@@ -27,7 +30,8 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
   const emit = () => options.onProgress?.({ ...progress });
   emit();
 
-  const { layout, root, descriptor, manifestBytes, plan } = await planRelease(source);
+  const { layout, root, descriptor, manifestBytes, plan: planned } = await planRelease(source);
+  const plan = options.select ? planned.filter(options.select) : planned;
   const at = (path: string) => `${root}${path}`;
   const release: LoadedRelease = {
     label: source.label,
@@ -113,9 +117,9 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
 
   const listed = source.list();
   if (listed) {
-    const planned = new Set(plan.map((p) => at(p.path)));
+    const known = new Set(planned.map((p) => at(p.path)));
     for (const path of listed) {
-      if (!planned.has(path) && !(layout === 'ours' && path === `${root}release.json`)) {
+      if (!known.has(path) && !(layout === 'ours' && path === `${root}release.json`)) {
         release.files.push({
           path,
           kind: 'unknown',

@@ -1,0 +1,66 @@
+import type { AsyncBuffer } from 'hyparquet';
+import type { ReleaseSource } from '../release/source.ts';
+
+/**
+ * A release source that reads each file once while a release loads in steps (the first files,
+ * then the rest): later steps get the bytes the earlier ones fetched. `forget()` drops them
+ * once the load is complete.
+ */
+export class CachingSource implements ReleaseSource {
+  private reads = new Map<string, Promise<Uint8Array | undefined>>();
+  private opens = new Map<string, Promise<AsyncBuffer | undefined>>();
+
+  constructor(private readonly inner: ReleaseSource) {}
+
+  get label(): string {
+    return this.inner.label;
+  }
+
+  list(): readonly string[] | undefined {
+    return this.inner.list();
+  }
+
+  read(path: string): Promise<Uint8Array | undefined> {
+    let bytes = this.reads.get(path);
+    if (!bytes) {
+      bytes = this.inner.read(path);
+      // A failed read is tried again by the next step rather than failing it from the cache.
+      bytes.catch(() => this.reads.delete(path));
+      this.reads.set(path, bytes);
+    }
+    return bytes;
+  }
+
+  open(path: string): Promise<AsyncBuffer | undefined> {
+    let file = this.opens.get(path);
+    if (!file) {
+      file = this.inner.open(path).then((f) => f && rangeCache(f));
+      file.catch(() => this.opens.delete(path));
+      this.opens.set(path, file);
+    }
+    return file;
+  }
+
+  /** Frees the whole files read so far (parquet files stay open for range reads). */
+  forget(): void {
+    this.reads = new Map();
+  }
+}
+
+/** Each byte range is fetched once (hyparquet asks for the same footer and column chunks again). */
+function rangeCache(file: AsyncBuffer): AsyncBuffer {
+  const ranges = new Map<string, Promise<ArrayBuffer>>();
+  return {
+    byteLength: file.byteLength,
+    slice(start, end) {
+      const key = `${start},${end ?? file.byteLength}`;
+      let bytes = ranges.get(key);
+      if (!bytes) {
+        bytes = Promise.resolve(file.slice(start, end));
+        bytes.catch(() => ranges.delete(key));
+        ranges.set(key, bytes);
+      }
+      return bytes;
+    },
+  };
+}
