@@ -16,7 +16,7 @@ export interface DocRecord extends DocRow {
 
 const SMALL_COLUMNS = ['doc_id', 'quality', 'file_name', 'file_type', 'online_url', 'n_chars'] as const;
 /** The footer of the sample's docs.parquet is 4 KB; hyparquet's default first read is 512 KB. */
-const FOOTER_FETCH = 64 * 1024;
+const FOOTER_FETCH = 16 * 1024;
 
 export interface DocsIndex {
   /** Rows of these ids, in doc_id order (ids the corpus does not have are left out). */

@@ -43,13 +43,15 @@ function urlOf(input: RequestInfo | URL): string {
 /** Wraps `fetchFn` so that every request follows the guard. */
 export function guardedFetch(fetchFn: typeof fetch, guard: FetchGuard): typeof fetch {
   const seconds = Math.round(guard.timeoutMs / 100) / 10;
+  // One listener for the load, not one per request: a load makes hundreds of range requests.
+  const active = new Set<AbortController>();
+  guard.signal.addEventListener('abort', () => active.forEach((c) => c.abort(guard.signal.reason)), { once: true });
   return async (input, init) => {
     const url = urlOf(input);
     if (guard.signal.aborted) throw guard.signal.reason;
     const request = new AbortController();
-    const cancel = () => request.abort(guard.signal.reason);
-    guard.signal.addEventListener('abort', cancel, { once: true });
-    const done = () => guard.signal.removeEventListener('abort', cancel);
+    active.add(request);
+    const done = () => active.delete(request);
     let timer = setTimeout(() => request.abort(new FetchTimedOut(url, seconds, 'answer')), guard.timeoutMs);
     let response: Response;
     try {
