@@ -53,7 +53,9 @@ export function precacheList(files: readonly string[]): string[] {
 
 async function writeServiceWorker(out: string, root: string): Promise<void> {
   const source = path.join(root, 'src/sw/service-worker.ts');
-  const { code } = await transformWithOxc(readFileSync(source, 'utf8'), source, { lang: 'ts' });
+  const transformed = await transformWithOxc(readFileSync(source, 'utf8'), source, { lang: 'ts' });
+  // A service worker is a classic script: the module marker left by the erased type import must go.
+  const code = transformed.code.replace(/^export \{\};?\s*$/m, '');
   const precache = precacheList(walk(out));
   const version = createHash('sha256')
     .update(precache.map((f) => `${f}:${statSync(path.join(out, f)).size}`).join('\n'))
@@ -98,7 +100,8 @@ async function compressOne(file: string, cacheDir: string): Promise<void> {
   }
 }
 
-async function precompress(out: string, cacheDir: string): Promise<void> {
+/** Writes .br and .gz copies beside every compressible file below `out` (cached by content hash in `cacheDir`). */
+export async function precompressFolder(out: string, cacheDir: string): Promise<void> {
   mkdirSync(cacheDir, { recursive: true });
   const files = walk(out)
     .filter((f) => COMPRESSIBLE.test(f) && statSync(path.join(out, f)).size >= MIN_BYTES)
@@ -124,7 +127,7 @@ export function delivery(): Plugin {
       const out = path.resolve(config.root, config.build.outDir);
       if (!existsSync(path.join(out, 'index.html'))) return;
       await writeServiceWorker(out, config.root);
-      await precompress(out, path.resolve(config.root, 'node_modules/.cache/ebx-precompress'));
+      await precompressFolder(out, path.resolve(config.root, 'node_modules/.cache/ebx-precompress'));
     },
   };
 }

@@ -51,12 +51,16 @@ export function releaseUrls(spec: SourceSpec, summary: ReleaseSummary): { base: 
   return { base, urls: [...paths].map((p) => new URL(p, base).href) };
 }
 
+/** Fired on window whenever what the offline copy holds has changed. */
+export const OFFLINE_CHANGED = 'ebx-offline-changed';
+
 /** Called once a release is complete: the app and this release become available offline. */
 export async function keepOffline(spec: SourceSpec, summary: ReleaseSummary): Promise<void> {
   if (!supported()) return;
   const files = releaseUrls(spec, summary);
   await register();
   if (files) await ask({ type: 'keep-release', base: files.base, title: summary.descriptor.title, urls: files.urls });
+  window.dispatchEvent(new Event(OFFLINE_CHANGED));
 }
 
 /** What the offline copy holds, or undefined when there is none (nothing registered yet). */

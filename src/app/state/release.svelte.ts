@@ -61,7 +61,9 @@ class ReleaseState {
       },
     };
     try {
-      const outcome = await dataWorker().load(spec, Comlink.proxy(events), { ...mode, enginesFirst });
+      // The engines-first design (benchmark only) loads embeds through DuckDB as well.
+      const how = enginesFirst ? { ...mode, light: false, enginesFirst } : mode;
+      const outcome = await dataWorker().load(spec, Comlink.proxy(events), how);
       if (!current()) return false;
       if (!outcome.ok) {
         if (!outcome.cancelled) this.error = { message: outcome.error, file: outcome.file };

@@ -74,6 +74,14 @@ export interface ExplorerDataOptions {
   fetchFn?: typeof fetch;
 }
 
+/** DuckDB could not start (its wasm unreachable offline, say): not a fault of the release. */
+class EngineUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`DuckDB could not start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'EngineUnavailable';
+  }
+}
+
 /** 20 s: a release host that has not started answering by then is down, not slow. */
 export const DEFAULT_FETCH_TIMEOUT_MS = 20_000;
 
@@ -122,6 +130,8 @@ interface Generation {
   complete: boolean;
   pool?: Promise<PoolEntry[] | undefined>;
   summary?: ReleaseSummary;
+  /** The summary once every file is read and checked, before DuckDB is filled. */
+  checked?: ReleaseSummary;
   engine?: Promise<Engine>;
   taskSearch?: Promise<TextSearch>;
   candidateSearch?: Promise<TextSearch>;
@@ -223,6 +233,14 @@ export function createExplorerData(
         (error: unknown) => {
           g.engine = undefined;
           if (shown !== g || error instanceof LoadCancelled) return;
+          if (error instanceof EngineUnavailable && g.checked) {
+            // Every file was read and checked: the release stands; what needs DuckDB says why it
+            // cannot answer, and asks DuckDB again next time (it may be back online).
+            g.summary = g.checked;
+            g.complete = true;
+            g.events.completed?.(g.checked);
+            return;
+          }
           // A release shown from its first files is refused as a whole when the rest fails.
           shown = undefined;
           retire(g);
@@ -247,20 +265,29 @@ export function createExplorerData(
     g.chunksParquet ??= release.parquet.find((p) => p.kind === 'chunks')?.file;
     const records = g.docs ? await g.docs.all() : [];
     const tables = taskTables(release);
+    // The task list keeps answering from memory, now from every file (build/ releases have
+    // their tasks in pooled.jsonl, which is not a first file).
+    const store = new TaskStore(tables, g.docs !== undefined);
+    if (g.docs) store.setDocQualities(records);
+    if (!g.mode.enginesFirst) {
+      g.tables = tables;
+      g.store = store;
+      g.pool = Promise.resolve(release.pool);
+      g.checked = summarise(release, store.countsBySplitType(), now() - g.started, true);
+    }
     // Arrow and the table code load with DuckDB, not with the first view.
     const { createTables, fillSourceQuality } = await import('./tables.ts');
-    const sql = await (await dbReady).session(`r${g.no}`);
+    let sql: SqlSession;
+    try {
+      sql = await (await dbReady).session(`r${g.no}`);
+    } catch (e) {
+      throw new EngineUnavailable(e);
+    }
     try {
       await createTables(sql, release, tables, records);
       await fillSourceQuality(sql);
       throwIfCancelled(g);
-      // The task list keeps answering from memory, now from every file (build/ releases have
-      // their tasks in pooled.jsonl, which is not a first file).
-      const store = new TaskStore(tables, g.docs !== undefined);
-      if (g.docs) store.setDocQualities(records);
       g.tables = tables;
-      g.store = store;
-      g.pool = Promise.resolve(release.pool);
       const counts = g.mode.enginesFirst ? await q.countsBySplitType(sql) : store.countsBySplitType();
       return { release, sql, summary: summarise(release, counts, now() - g.started, true) };
     } catch (e) {
