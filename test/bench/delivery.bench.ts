@@ -20,7 +20,13 @@ import { chromium, type Browser, type BrowserContext, type Page } from '@playwri
 import { precompressFolder } from '../../src/cli/vite-delivery.ts';
 import { chromiumLaunchOptions } from '../e2e/find-browser.ts';
 import { projectRoot, startStaticServer, v10Dir } from '../e2e/support.ts';
-import { startMeasuredServer, visibleAt, watchVisible, type MeasuredServer } from '../support/first-view.ts';
+import {
+  startMeasuredServer,
+  visibleAt,
+  waitVisible,
+  watchVisible,
+  type MeasuredServer,
+} from '../support/first-view.ts';
 
 type Design = 'now' | 'after';
 const DESIGNS: Design[] = ['now', 'after'];
@@ -83,24 +89,7 @@ async function measure(page: Page, site: MeasuredServer, url: string, marks: str
   site.reset();
   const start = Date.now();
   await page.goto(url);
-  for (const m of marks) {
-    await page.waitForFunction(
-      ([name, n]) => {
-        const seen = (w: Window) => (w as unknown as { __ebxVisible?: Record<string, number> }).__ebxVisible?.[name];
-        let count = seen(window) !== undefined ? 1 : 0;
-        for (const f of Array.from(window.frames)) {
-          try {
-            if (seen(f) !== undefined) count++;
-          } catch {
-            // a frame of another origin (the embeds are ours, the host page is not)
-          }
-        }
-        return count >= n;
-      },
-      [m, frames] as const,
-      { timeout: 180_000 },
-    );
-  }
+  for (const m of marks) await waitVisible(page, m, frames);
   const at = Math.max(...(await Promise.all(marks.map((m) => visibleAt(page, m, frames)))));
   return { bytes: site.bytesUntil(at), ms: at - start };
 }

@@ -32,29 +32,49 @@ export async function startMeasuredServer(options: SiteServerOptions): Promise<M
   };
 }
 
-/** Marks, in every frame, the epoch ms at which each selector first matches an element. */
+/**
+ * Marks, in every frame, the epoch ms at which each selector first matches an element. The
+ * script is a string: functions serialised from tsx-compiled code carry helpers the page lacks.
+ */
 export async function watchVisible(context: BrowserContext, marks: Record<string, string>): Promise<void> {
-  await context.addInitScript((wanted: Record<string, string>) => {
-    const seen: Record<string, number> = {};
-    (window as unknown as { __ebxVisible: Record<string, number> }).__ebxVisible = seen;
-    const check = () => {
+  await context.addInitScript(`(() => {
+    const wanted = ${JSON.stringify(marks)};
+    const seen = {};
+    window.__ebxVisible = seen;
+    new MutationObserver(() => {
       for (const [name, selector] of Object.entries(wanted)) {
         if (seen[name] === undefined && document.querySelector(selector)) seen[name] = Date.now();
       }
-    };
-    new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
-  }, marks);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  })()`);
 }
 
-/** When `name` became visible in the page or any of its frames: the latest frame for `all`, else the first. */
-export async function visibleAt(page: Page, name: string, frames = 1): Promise<number> {
+/**
+ * Resolves once `name` is visible in at least `frames` frames of the page (its own or its
+ * iframes, of any origin: Playwright reaches every frame). Polls; the times come from the page.
+ */
+export async function waitVisible(page: Page, name: string, frames = 1, timeout = 180_000): Promise<void> {
+  const until = Date.now() + timeout;
+  while ((await marksOf(page, name)).length < frames) {
+    if (Date.now() > until) throw new Error(`${name} not visible in ${frames} frame(s) after ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function marksOf(page: Page, name: string): Promise<number[]> {
   const times: number[] = [];
   for (const frame of page.frames()) {
-    const t = await frame
-      .evaluate((n) => (window as unknown as { __ebxVisible?: Record<string, number> }).__ebxVisible?.[n], name)
+    const t: unknown = await frame
+      .evaluate(`window.__ebxVisible && window.__ebxVisible[${JSON.stringify(name)}]`)
       .catch(() => undefined);
     if (typeof t === 'number') times.push(t);
   }
+  return times.sort((a, b) => a - b);
+}
+
+/** When `name` became visible: in the page, or in the last of the first `frames` frames showing it. */
+export async function visibleAt(page: Page, name: string, frames = 1): Promise<number> {
+  const times = await marksOf(page, name);
   if (times.length < frames) throw new Error(`${name} is visible in ${times.length} frame(s), expected ${frames}`);
-  return Math.max(...times.sort((a, b) => a - b).slice(0, frames));
+  return times[frames - 1]!;
 }

@@ -5,16 +5,22 @@
 import { spawnSync } from 'node:child_process';
 import { parseArgs, UsageError } from '../args.ts';
 import { runRetrievalBench } from '../bench/retrieval-bench.ts';
+import { ensureBuild } from '../ensure-build.ts';
 
 const BROWSER_BENCHES: ReadonlyArray<[string, string[]]> = [
   ['search (Chromium, full-scale synthetic indexes)', ['test/bench/search.bench.ts']],
   ['explorer (Chromium, navigation to tasks table and task detail)', ['test/bench/explorer.bench.ts']],
   ['scoring (Chromium, 1,038 predictions)', ['test/bench/score.bench.ts']],
+  [
+    'delivery (Chromium: first views, embeds, task page; the engines-first design and this one side by side)',
+    ['test/bench/delivery.bench.ts'],
+  ],
 ];
 
 const USAGE = `usage: npm run cli -- bench all|retrieval [--scale full|small] [--out dir]
 
-all: the retrieval bench below, then the browser benches (search, explorer, scoring) in Chromium.
+all: the retrieval bench below, then the browser benches (search, explorer, scoring, delivery) in
+Chromium, on a build of the site (made first when the sources changed).
 
 Builds BM25 and dense indexes over a deterministic synthetic corpus of the v1.0 shape
 (full: 83,810 docs / 159,564 chunks / 1,000 queries; small: a tenth), writes the index files,
@@ -39,6 +45,7 @@ export async function run(args: string[]): Promise<number> {
     const outDir = parsed.flags.get('out') ?? '.bench/retrieval';
     runRetrievalBench({ scale, outDir, log: (line) => process.stdout.write(`${line}\n`) });
     if (suite === 'retrieval') return 0;
+    await ensureBuild((line) => process.stdout.write(`${line}\n`));
     let failed = 0;
     for (const [title, script] of BROWSER_BENCHES) {
       process.stdout.write(`\n== ${title} ==\n`);
