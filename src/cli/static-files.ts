@@ -150,7 +150,8 @@ export function serveStatic(
     }
   }
   const inm = req.headers['if-none-match'];
-  if (!rangeHeader && inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+  // Also for ranges: the browser revalidates the parts of a parquet file it keeps.
+  if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
     res.statusCode = 304;
     res.removeHeader('Content-Length');
     res.end();

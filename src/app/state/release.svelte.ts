@@ -31,6 +31,18 @@ class ReleaseState {
   spec = $state.raw<SourceSpec | undefined>();
 
   private seq = 0;
+  private showRest?: () => void;
+
+  /**
+   * A view calls this once it shows the first answers of a load: the rest of the release (and
+   * DuckDB) is read after that paint, so it never delays the first view. Views that need DuckDB
+   * start it themselves by asking; a second after the load it starts anyway.
+   */
+  shown(): void {
+    const run = this.showRest;
+    this.showRest = undefined;
+    run?.();
+  }
 
   /** The latest load wins: the worker cancels an earlier one still pending (e.g. a hung URL). */
   async load(spec: SourceSpec, mode: LoadMode = {}): Promise<boolean> {
@@ -73,8 +85,10 @@ class ReleaseState {
       this.spec = spec;
       this.version++;
       if (mode.light) return true;
-      if (!outcome.summary.complete) afterPaint(() => void dataWorker().completeLoad());
-      else void keepOffline(spec, outcome.summary).catch(() => undefined);
+      if (!outcome.summary.complete) {
+        this.showRest = () => afterPaint(() => void dataWorker().completeLoad());
+        setTimeout(() => current() && this.shown(), 1000);
+      } else void keepOffline(spec, outcome.summary).catch(() => undefined);
       return true;
     } catch (e) {
       if (!current()) return false;
@@ -96,6 +110,8 @@ export const release = new ReleaseState();
 
 /** static-data/releases.json: the releases the site ships; the first is the default. */
 export async function siteReleases(): Promise<SiteRelease[]> {
+  // The data worker starts (its script downloads and runs) while this file comes.
+  dataWorker();
   const response = await fetch(`${import.meta.env.BASE_URL}static-data/releases.json`);
   if (!response.ok) return [];
   const body = (await response.json()) as { releases?: SiteRelease[] };

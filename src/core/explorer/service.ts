@@ -11,7 +11,7 @@ import { planRelease } from '../release/plan.ts';
 import { sourceOf, type SourceSpec } from '../release/source-spec.ts';
 import type { Chunk, JudgeProfile, Leaderboard, PoolEntry, ReleaseDescriptor } from '../release/types.ts';
 import { guardedFetch, LoadCancelled } from '../net/guarded-fetch.ts';
-import { CachingSource } from './caching-source.ts';
+import { CachingSource } from '../net/caching-source.ts';
 import { docDetail, type DocDetail } from './doc-queries.ts';
 import { memoryDocs, ParquetDocs, type DocsIndex } from './docs-index.ts';
 import { entityList, entityTasks } from './entity-queries.ts';
@@ -188,12 +188,16 @@ export function createExplorerData(
 
   /** The first files: task rows in memory, and the corpus rows when docs.parquet has them. */
   async function readFirst(g: Generation): Promise<void> {
+    const select = g.mode.light ? (f: PlannedFile) => lightFile(f, g.mode.splits) : firstFile;
+    // hyparquet comes while the files do (docs.parquet is read as soon as it is open).
+    void import('hyparquet');
     const { plan, root } = await planRelease(g.source);
+    await g.source.prefetch(select);
     const listed = g.source.list();
     const docsFile = plan.find((f) => f.kind === 'docs');
     const first = await loadRelease(g.source, {
       deferParquet: true,
-      select: g.mode.light ? (f) => lightFile(f, g.mode.splits) : firstFile,
+      select,
       onProgress: (p) => g.events.progress?.(p),
     });
     throwIfCancelled(g);

@@ -1,4 +1,6 @@
 import type { AsyncBuffer } from 'hyparquet';
+import { planRelease } from '../release/plan.ts';
+import type { PlannedFile } from '../release/layout.ts';
 import type { ReleaseSource } from '../release/source.ts';
 
 /**
@@ -39,6 +41,20 @@ export class CachingSource implements ReleaseSource {
       this.opens.set(path, file);
     }
     return file;
+  }
+
+  /**
+   * Starts reading the planned files `select` accepts, all at once, so that the loader (which
+   * reads one file after another) finds them arriving instead of asking for each in turn.
+   * Parquet files are opened (HEAD), not read. Errors are left for the loader to report.
+   */
+  async prefetch(select: (file: PlannedFile) => boolean, source: ReleaseSource = this): Promise<void> {
+    const { plan, root } = await planRelease(source);
+    for (const f of plan.filter(select)) {
+      const path = `${root}${f.path}`;
+      if (f.path.endsWith('.parquet')) this.open(path).catch(() => undefined);
+      else this.read(path).catch(() => undefined);
+    }
   }
 
   /** Frees the whole files read so far (parquet files stay open for range reads). */
