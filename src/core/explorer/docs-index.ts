@@ -116,33 +116,37 @@ export class ParquetDocs implements DocsIndex {
   private group(i: number): Promise<DocRecord[]> {
     let rows = this.loaded.get(i);
     if (!rows) {
-      const g = this.groups[i]!;
-      rows = (async () => {
-        const { parquetReadObjects } = await import('hyparquet');
-        const read = (await parquetReadObjects({
-          file: this.file,
-          metadata: this.metadata,
-          columns: this.columns,
-          rowStart: g.start,
-          rowEnd: g.start + g.rows,
-        })) as Array<Record<string, unknown>>;
-        const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
-        return read.map((r, j): DocRecord => ({
-          doc_id: String(r.doc_id),
-          row_no: g.start + j,
-          // Null as DuckDB returns it for a missing quality, whatever DocRow's type says.
-          quality: str(r.quality) as string,
-          file_name: str(r.file_name),
-          file_type: str(r.file_type),
-          online_url: str(r.online_url),
-          n_chars: typeof r.n_chars === 'number' ? r.n_chars : typeof r.n_chars === 'bigint' ? Number(r.n_chars) : null,
-          text: null,
-        }));
-      })();
+      rows = this.read(i, i + 1);
       rows.catch(() => this.loaded.delete(i));
       this.loaded.set(i, rows);
     }
     return rows;
+  }
+
+  /** The small columns of row groups [first, end). */
+  private async read(first: number, end: number): Promise<DocRecord[]> {
+    const { parquetReadObjects } = await import('hyparquet');
+    const start = this.groups[first]!.start;
+    const last = this.groups[end - 1]!;
+    const read = (await parquetReadObjects({
+      file: this.file,
+      metadata: this.metadata,
+      columns: this.columns,
+      rowStart: start,
+      rowEnd: last.start + last.rows,
+    })) as Array<Record<string, unknown>>;
+    const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
+    return read.map((r, j): DocRecord => ({
+      doc_id: String(r.doc_id),
+      row_no: start + j,
+      // Null as DuckDB returns it for a missing quality, whatever DocRow's type says.
+      quality: str(r.quality) as string,
+      file_name: str(r.file_name),
+      file_type: str(r.file_type),
+      online_url: str(r.online_url),
+      n_chars: typeof r.n_chars === 'number' ? r.n_chars : typeof r.n_chars === 'bigint' ? Number(r.n_chars) : null,
+      text: null,
+    }));
   }
 
   /** Row groups whose doc_id range can hold the id (all of them without statistics). */
@@ -162,7 +166,18 @@ export class ParquetDocs implements DocsIndex {
     return byDocId(found.filter((r) => wanted.has(r.doc_id)).map(rowOf));
   }
 
+  /** Every row: one read of all row groups (hyparquet fetches their column chunks together). */
   async all(): Promise<DocRecord[]> {
+    if (this.loaded.size === 0 && this.groups.length > 1) {
+      const every = this.read(0, this.groups.length);
+      this.groups.forEach((g, i) =>
+        this.loaded.set(
+          i,
+          every.then((rows) => rows.slice(g.start, g.start + g.rows)),
+        ),
+      );
+      every.catch(() => this.loaded.clear());
+    }
     return (await Promise.all(this.groups.map((_, i) => this.group(i)))).flat();
   }
 

@@ -124,6 +124,8 @@ interface Generation {
   /** Where documents come from: none, docs.parquet (first files) or docs.jsonl (the full read). */
   corpus: 'none' | 'parquet' | 'jsonl';
   docs?: DocsIndex;
+  /** Source quality of every task, once the corpus rows are read (the task list waits for it). */
+  qualities?: Promise<void>;
   chunksParquet?: AsyncBuffer;
   chunkDocIds?: Promise<string[]>;
   /** Every file is read and DuckDB is filled. */
@@ -214,9 +216,14 @@ export function createExplorerData(
       if (exists) g.corpus = 'jsonl';
     }
     g.store = new TaskStore(g.tables, g.corpus !== 'none');
-    // Source quality is a facet of the task list: read the corpus rows' small columns now
-    // (an embed reads only the rows it shows, when it shows them).
-    if (g.docs && !g.mode.light) g.store.setDocQualities(await g.docs.all());
+    // Source quality is a facet of the task list: the corpus rows' small columns are read now,
+    // and the list waits for them; a task page does not (it reads its own documents' rows).
+    // An embed reads only the rows it shows, when it shows them.
+    if (g.docs && !g.mode.light) {
+      const store = g.store;
+      g.qualities = g.docs.all().then((rows) => store.setDocQualities(rows));
+      g.qualities.catch(() => undefined);
+    }
     throwIfCancelled(g);
     g.summary = summarise(first, g.store.countsBySplitType(), now() - g.started, false);
   }
@@ -409,6 +416,7 @@ export function createExplorerData(
     fromSql: (sql: SqlSession, f: q.TaskFilter) => Promise<T>,
   ): Promise<T> {
     const g = current();
+    if (g.qualities && !g.complete) await g.qualities;
     const store = storeFor(g, filter);
     if (store) return fromStore(store, await storeFilter(g, filter));
     return withSql(async (sql) => fromSql(sql, await sqlFilter(sql, g, filter)));
