@@ -9,7 +9,8 @@ import {
 import type { PlannedFile } from '../release/layout.ts';
 import { planRelease } from '../release/plan.ts';
 import { sourceOf, type SourceSpec } from '../release/source-spec.ts';
-import type { Chunk, JudgeProfile, Leaderboard, PoolEntry, ReleaseDescriptor } from '../release/types.ts';
+import type { Chunk, JudgeProfile, Leaderboard, PoolEntry, ReleaseDescriptor, SplitName } from '../release/types.ts';
+import type { SourceLocator } from '../source-docs/locator.ts';
 import { guardedFetch, LoadCancelled } from '../net/guarded-fetch.ts';
 import { CachingSource } from '../net/caching-source.ts';
 import { docDetail, type DocDetail } from './doc-queries.ts';
@@ -20,6 +21,7 @@ import { candidateDetail, funnel, rejections, type RejectionFilter } from './rej
 import type { SqlDatabase, SqlSession } from './sql.ts';
 import { releaseStats } from './stats.ts';
 import { taskTables, type TaskTables } from './task-records.ts';
+import { SystemsIndex } from './systems.ts';
 import { TaskStore, type StoreFilter } from './task-store.ts';
 import type { TextSearch } from './text-search.ts';
 
@@ -35,7 +37,13 @@ export interface ReleaseSummary {
   leaderboard?: Leaderboard;
   judgeProfile?: JudgeProfile;
   datasetCard?: string;
-  submissions: Array<{ slug: string; system_name?: string; has_predictions: boolean; has_scores: boolean }>;
+  submissions: Array<{
+    slug: string;
+    system_name?: string;
+    split?: string;
+    has_predictions: boolean;
+    has_scores: boolean;
+  }>;
   loadMs: number;
   /**
    * False while only the first files are read (questions, tasks, the small ones): the rest is
@@ -134,7 +142,11 @@ interface Generation {
   summary?: ReleaseSummary;
   /** The summary once every file is read and checked, before DuckDB is filled. */
   checked?: ReleaseSummary;
+  /** Every file read and checked (the first step of the engine, before DuckDB). */
+  whole?: Promise<LoadedRelease>;
   engine?: Promise<Engine>;
+  systems?: SystemsIndex;
+  locator?: Promise<SourceLocator | undefined>;
   taskSearch?: Promise<TextSearch>;
   candidateSearch?: Promise<TextSearch>;
   hits: Map<string, Promise<ReadonlySet<string>>>;
@@ -263,10 +275,19 @@ export function createExplorerData(
     return g.engine;
   }
 
+  /** Every file of the release, read and checked once (the engine, the systems and the locator share it). */
+  function wholeOf(g: Generation): Promise<LoadedRelease> {
+    if (!g.whole) {
+      g.whole = loadRelease(g.source, { deferParquet: true, onProgress: (p) => g.events.progress?.(p) });
+      g.whole.catch(() => (g.whole = undefined));
+    }
+    return g.whole;
+  }
+
   async function fill(g: Generation): Promise<Engine> {
     const dbReady = db();
     dbReady.catch(() => undefined);
-    const release = await loadRelease(g.source, { deferParquet: true, onProgress: (p) => g.events.progress?.(p) });
+    const release = await wholeOf(g);
     throwIfCancelled(g);
     if (!g.docs) {
       const docsParquet = release.parquet.find((p) => p.kind === 'docs');
@@ -436,6 +457,18 @@ export function createExplorerData(
     return g.pool;
   }
 
+  /** The submissions side by side: every file is needed (predictions), an embed has none. */
+  async function systemsOf(g: Generation): Promise<SystemsIndex | undefined> {
+    if (g.mode.light) return undefined;
+    const release = await wholeOf(g);
+    g.systems ??= new SystemsIndex(
+      (split) => release.splits[split]?.tasks,
+      release.submissions,
+      release.judgeProfile?.gate_max_citations,
+    );
+    return g.systems;
+  }
+
   async function chunksOf(docId: string): Promise<Chunk[] | undefined> {
     const g = current();
     if (!g.chunksParquet && !g.mode.light) {
@@ -582,6 +615,25 @@ export function createExplorerData(
     /** The release's chunks of a document (chunks.jsonl or chunks.parquet), or undefined without chunks. */
     chunks: chunksOf,
 
+    /** The release's locator of its documents in the Hugging Face source, when it ships one (read on first use). */
+    async sourceLocator(): Promise<SourceLocator | undefined> {
+      const g = current();
+      if (g.whole) return (await g.whole).sourceLocator;
+      g.locator ??= loadRelease(g.source, { select: (f) => f.kind === 'source_locator' }).then((r) => r.sourceLocator);
+      g.locator.catch(() => (g.locator = undefined));
+      return g.locator;
+    },
+
+    /** Tasks × submissions with the judge-free numbers of each (parses the predictions on first use). */
+    async systemsMatrix(split: SplitName) {
+      return (await systemsOf(current()))?.matrix(split);
+    },
+
+    /** Each submission's answer, citations and retrieved list for one task. */
+    async taskSystems(taskId: string, split: SplitName) {
+      return (await systemsOf(current()))?.task(taskId, split) ?? [];
+    },
+
     async funnel() {
       return withSql((sql) => funnel(sql));
     },
@@ -676,6 +728,7 @@ function summarise(
     submissions: release.submissions.map((s) => ({
       slug: s.slug,
       system_name: s.metadata?.system_name ?? s.scores?.system_name,
+      split: s.metadata?.split ?? s.scores?.split,
       has_predictions: s.predictionsText !== undefined,
       has_scores: s.scores !== undefined,
     })),
