@@ -176,6 +176,8 @@ export function createExplorerData(
   const timeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   const fetchFn = options.fetchFn ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   let loads = 0;
+  /** Schemas are named per service, so that two services on one database never meet. */
+  const instance = Math.floor(Math.random() * 36 ** 6).toString(36);
   /** The release the page shows (queries answer from it). */
   let shown: Generation | undefined;
   /** The newest load, until it is shown or fails. */
@@ -255,7 +257,7 @@ export function createExplorerData(
         },
         (error: unknown) => {
           g.engine = undefined;
-          if (shown !== g || error instanceof LoadCancelled) return;
+          if (shown !== g || cancelled(g, error)) return;
           if (error instanceof EngineUnavailable && g.checked) {
             // Every file was read and checked: the release stands; what needs DuckDB says why it
             // cannot answer, and asks DuckDB again next time (it may be back online).
@@ -311,7 +313,7 @@ export function createExplorerData(
     const { createTables, fillSourceQuality } = await import('./tables.ts');
     let sql: SqlSession;
     try {
-      sql = await (await dbReady).session(`r${g.no}`);
+      sql = await (await dbReady).session(`r${instance}_${g.no}`);
     } catch (e) {
       throw new EngineUnavailable(e);
     }
@@ -516,9 +518,10 @@ export function createExplorerData(
         show(g);
         return { ok: true, summary: g.summary! };
       } catch (error) {
+        const stopped = cancelled(g, error);
         if (pending === g) pending = undefined;
         retire(g);
-        if (error instanceof LoadCancelled) return { ok: false, error: error.message, cancelled: true };
+        if (stopped) return { ok: false, error: new LoadCancelled().message, cancelled: true };
         return { ok: false, ...refusal(error) };
       }
     },
@@ -681,6 +684,11 @@ export function createExplorerData(
 async function buildSearch(rows: Parameters<typeof TextSearch.build>[0]): Promise<TextSearch> {
   const { TextSearch } = await import('./text-search.ts');
   return TextSearch.build(rows);
+}
+
+/** A load stopped because a newer one started (whatever a source made of the abort). */
+function cancelled(g: { abort: AbortController }, error: unknown): boolean {
+  return error instanceof LoadCancelled || (g.abort.signal.aborted && g.abort.signal.reason instanceof LoadCancelled);
 }
 
 function itemsText(json: string | null): string {

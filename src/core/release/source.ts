@@ -1,3 +1,4 @@
+import { FetchTimedOut, LoadCancelled } from '../net/guarded-fetch.ts';
 import type { AsyncBuffer } from 'hyparquet';
 import type { LayoutName } from './layout.ts';
 
@@ -131,6 +132,8 @@ export class UrlSource implements ReleaseSource {
     try {
       return await this.fetchFn(url, init);
     } catch (error) {
+      // A timeout names the URL itself, and a cancelled load is not an error.
+      if (error instanceof FetchTimedOut || error instanceof LoadCancelled) throw error;
       throw new Error(
         `${url}: could not be read (${error instanceof Error ? error.message : String(error)}). The network may be off, or the server does not allow cross-origin reads (CORS).`,
         { cause: error },
