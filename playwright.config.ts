@@ -17,8 +17,10 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 60_000 },
   reporter: 'list',
+  // The built site as `npm start` serves it (precompressed files, cache lifetimes, ranges).
   webServer: {
-    command: `npx vite preview --port ${port} --strictPort`,
+    command: `npx tsx src/cli/start.ts --no-build`,
+    env: { PORT: String(port) },
     url: `http://localhost:${port}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { securityHeadersPlugin } from './src/cli/security-headers.ts';
+import { delivery } from './src/cli/vite-delivery.ts';
 import { staticData } from './src/cli/vite-static-data.ts';
 
 export default defineConfig({
-  plugins: [svelte(), staticData(), securityHeadersPlugin()],
+  plugins: [svelte(), staticData(), securityHeadersPlugin(), delivery()],
   worker: { format: 'es' },
   optimizeDeps: {
     // They find their own wasm and worker files through import.meta.url: pre-bundling breaks that.

@@ -5,15 +5,20 @@ import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import type { SourceSpec } from '../src/core/release/source-spec.ts';
 import type { SplitName } from '../src/core/release/types.ts';
 import { SearchService, type EncoderChoice } from '../src/core/search/service.ts';
-import { hubModelEmbedder, releaseModelEmbedder } from '../src/core/search/transformers-embedder.ts';
 import type { EvalProgress, IndexProgress, SearchMethod } from '../src/core/search/types.ts';
 
-/** Retrieval over the loaded release (BM25, dense via transformers.js, hybrid) behind comlink. */
+/**
+ * Retrieval over the loaded release (BM25, dense via transformers.js, hybrid) behind comlink.
+ * transformers.js and onnxruntime are imported (and their wasm fetched) only when a dense or
+ * hybrid ranking first needs a query vector.
+ */
 const setup = { wasmPaths: { wasm: ortWasm, mjs: ortMjs } };
+const embedders = () => import('../src/core/search/transformers-embedder.ts');
 const service = new SearchService({
   here: self.location.href,
-  releaseEmbedder: (manifest, source, root) => releaseModelEmbedder(manifest, source, root, setup),
-  hubEmbedder: (name) => hubModelEmbedder(name, setup),
+  releaseEmbedder: async (manifest, source, root) =>
+    (await embedders()).releaseModelEmbedder(manifest, source, root, setup),
+  hubEmbedder: async (name) => (await embedders()).hubModelEmbedder(name, setup),
 });
 
 const api = {

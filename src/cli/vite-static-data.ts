@@ -20,7 +20,8 @@ export function staticData(dir = 'static-data'): Plugin {
         if (!serveStatic(root, `${server.config.base}${dir}/`, req, res)) next();
       });
     },
-    closeBundle() {
+    // writeBundle, not closeBundle: the delivery plugin compresses and lists these files at closeBundle.
+    writeBundle() {
       if (config.command !== 'build') return;
       const from = path.resolve(config.root, dir);
       if (existsSync(from)) cpSync(from, path.resolve(config.build.outDir, dir), { recursive: true });

@@ -49,7 +49,13 @@ test('a task in the playground and on its page marks its gold documents in the r
   await page.goto(`/?view=task&task=${withGold.task_id}&split=full`);
   const rankings = page.getByTestId('task-rankings');
   await expect(rankings.getByTestId('results-bm25').getByTestId('result-row').first()).toBeVisible();
+  // Dense and hybrid wait for a click (they load onnxruntime and the embedding model).
+  await expect(rankings.getByTestId('results-dense')).toHaveCount(0);
+  await rankings.getByTestId('rank-dense').click();
+  await rankings.getByTestId('rank-hybrid').click();
+  await expect(page).toHaveURL(/rank=dense%2Chybrid|rank=dense,hybrid/);
   for (const m of ['bm25', 'dense', 'hybrid']) await expect(rankings.getByTestId(`results-${m}`)).toBeVisible();
+  await expect(rankings.getByTestId('results-hybrid').getByTestId('result-row').first()).toBeVisible();
   await expect(rankings.getByTestId('results-bm25').getByTestId('gold-mark').first()).toBeVisible();
   await expect(rankings.getByTestId('task-metrics-bm25')).toContainText('R@5');
 });

@@ -5,19 +5,25 @@
 import { spawnSync } from 'node:child_process';
 import { parseArgs, UsageError } from '../args.ts';
 import { runRetrievalBench } from '../bench/retrieval-bench.ts';
+import { ensureBuild } from '../ensure-build.ts';
 
 const BROWSER_BENCHES: ReadonlyArray<[string, string[]]> = [
   ['search (Chromium, full-scale synthetic indexes)', ['test/bench/search.bench.ts']],
   ['explorer (Chromium, navigation to tasks table and task detail)', ['test/bench/explorer.bench.ts']],
   ['scoring (Chromium, 1,038 predictions)', ['test/bench/score.bench.ts']],
+  [
+    'delivery (Chromium: first views, embeds, task page; the engines-first design and this one side by side)',
+    ['test/bench/delivery.bench.ts'],
+  ],
 ];
 
 const SOURCE_BENCH = 'test/bench/source-docs.bench.ts';
 
 const USAGE = `usage: npm run cli -- bench all|retrieval|source [--scale full|small] [--out dir]
 
-all: the retrieval bench below, then the browser benches (search, explorer, scoring) in Chromium,
-then the source-documents bench.
+all: the retrieval bench below, then the browser benches (search, explorer, scoring, delivery) in
+Chromium, on a build of the site (made first when the sources changed), then the source-documents
+bench.
 source: only the source-documents bench: requests and bytes per document lookup over a local
 imitation of the Hugging Face Hub, cold and warm, and the estimated cost of the v1.0 locator.
 
@@ -53,6 +59,7 @@ export async function run(args: string[]): Promise<number> {
     if (suite === 'source') return runSourceBench();
     runRetrievalBench({ scale, outDir, log: (line) => process.stdout.write(`${line}\n`) });
     if (suite === 'retrieval') return 0;
+    await ensureBuild((line) => process.stdout.write(`${line}\n`));
     let failed = 0;
     for (const [title, script] of BROWSER_BENCHES) {
       process.stdout.write(`\n== ${title} ==\n`);

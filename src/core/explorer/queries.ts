@@ -229,7 +229,8 @@ export interface DocRow {
   file_name: string | null;
   file_type: string | null;
   online_url: string | null;
-  n_chars: number;
+  /** Null when docs.parquet has no n_chars column. */
+  n_chars: number | null;
 }
 
 export interface TaskDetail extends TaskListRow {

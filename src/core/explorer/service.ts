@@ -7,22 +7,25 @@ import {
   type LoadProgress,
   type LoadedRelease,
 } from '../release/load.ts';
+import type { PlannedFile } from '../release/layout.ts';
+import { planRelease } from '../release/plan.ts';
 import { parquetChecked } from '../release/parquet-pin.ts';
 import { sourceOf, type SourceSpec } from '../release/source-spec.ts';
-import type { JudgeProfile, Leaderboard, ReleaseDescriptor } from '../release/types.ts';
-import * as q from './queries.ts';
-import { docDetail } from './doc-queries.ts';
-import { entityList, entityTasks } from './entity-queries.ts';
-import { candidateDetail, funnel, rejections, type RejectionFilter } from './rejection-queries.ts';
-import { releaseStats } from './stats.ts';
-import type { Sql } from './sql.ts';
-import { createTables, fillSourceQuality } from './tables.ts';
-import { TextSearch } from './text-search.ts';
-import type { Chunk } from '../release/types.ts';
+import type { Chunk, JudgeProfile, Leaderboard, PoolEntry, ReleaseDescriptor, SplitName } from '../release/types.ts';
 import type { SourceLocator } from '../source-docs/locator.ts';
-import { Table, Utf8, Int32, vectorFromArray } from 'apache-arrow';
+import { guardedFetch, LoadCancelled } from '../net/guarded-fetch.ts';
+import { CachingSource } from '../net/caching-source.ts';
+import { docDetail, type DocDetail } from './doc-queries.ts';
+import { memoryDocs, ParquetDocs, type DocsIndex } from './docs-index.ts';
+import { entityList, entityTasks } from './entity-queries.ts';
+import * as q from './queries.ts';
+import { candidateDetail, funnel, rejections, type RejectionFilter } from './rejection-queries.ts';
+import type { SqlDatabase, SqlSession } from './sql.ts';
+import { releaseStats } from './stats.ts';
+import { taskTables, type TaskTables } from './task-records.ts';
 import { SystemsIndex } from './systems.ts';
-import type { SplitName } from '../release/types.ts';
+import { TaskStore, type StoreFilter } from './task-store.ts';
+import type { TextSearch } from './text-search.ts';
 
 export interface ReleaseSummary {
   label: string;
@@ -44,121 +47,448 @@ export interface ReleaseSummary {
     has_scores: boolean;
   }>;
   loadMs: number;
+  /**
+   * False while only the first files are read (questions, tasks, the small ones): the rest is
+   * being read and checked, and DuckDB filled, in the background.
+   */
+  complete: boolean;
 }
 
-export type LoadOutcome = { ok: true; summary: ReleaseSummary } | { ok: false; error: string; file?: string };
+export type LoadOutcome =
+  { ok: true; summary: ReleaseSummary } | { ok: false; error: string; file?: string; cancelled?: boolean };
+
+/** What the page hears about a load after its first answer (comlink proxies in the browser). */
+export interface LoadEvents {
+  progress?(p: LoadProgress): void;
+  /** Every file is read and checked and DuckDB is filled: the summary is final. */
+  completed?(summary: ReleaseSummary): void;
+  /** The rest of a release shown from its first files was refused: it is no longer loaded. */
+  refused?(error: string, file?: string): void;
+}
+
+export interface LoadMode {
+  /** Embeds: the first files only, documents by range reads, never DuckDB. */
+  light?: boolean;
+  /** With light: read only these splits' questions and tasks. */
+  splits?: string[];
+  /**
+   * The design before issue 12, kept for the benchmark's side-by-side figures: DuckDB starts at
+   * once, every file is read and inserted before the first answer, and every query is SQL.
+   */
+  enginesFirst?: boolean;
+}
+
+export interface ExplorerDataOptions {
+  /** How long a server may stay silent (no answer, or a body that stops) before a load fails. */
+  fetchTimeoutMs?: number;
+  fetchFn?: typeof fetch;
+}
+
+/** DuckDB could not start (its wasm unreachable offline, say): not a fault of the release. */
+class EngineUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`DuckDB could not start: ${errorMessage(cause)}`, { cause });
+    this.name = 'EngineUnavailable';
+  }
+}
+
+/** 20 s: a release host that has not started answering by then is down, not slow. */
+export const DEFAULT_FETCH_TIMEOUT_MS = 20_000;
+
+/** The files that answer the first page of tasks and one task (and the small ones beside them). */
+const FIRST_KINDS: ReadonlySet<PlannedFile['kind']> = new Set([
+  'descriptor',
+  'manifest',
+  'questions',
+  'tasks',
+  'leaderboard',
+  'judge_profile',
+  'dataset_card',
+]);
+const isParquet = (f: PlannedFile) => f.path.endsWith('.parquet');
+const firstFile = (f: PlannedFile) =>
+  FIRST_KINDS.has(f.kind) || ((f.kind === 'docs' || f.kind === 'chunks') && isParquet(f));
+/** An embed's files: its split's questions and tasks, the leaderboard, and docs.parquet for range reads. */
+const lightFile = (f: PlannedFile, splits: readonly string[] | undefined) =>
+  f.kind === 'questions' || f.kind === 'tasks'
+    ? !splits || (f.split !== undefined && splits.includes(f.split))
+    : firstFile(f) && f.kind !== 'chunks' && f.kind !== 'judge_profile' && f.kind !== 'dataset_card';
+
+interface Engine {
+  release: LoadedRelease;
+  sql: SqlSession;
+  summary: ReleaseSummary;
+}
+
+/** One load: its files, its answers from memory and, once filled, its own DuckDB schema. */
+interface Generation {
+  no: number;
+  mode: LoadMode;
+  events: LoadEvents;
+  abort: AbortController;
+  source: CachingSource;
+  started: number;
+  first?: LoadedRelease;
+  tables?: TaskTables;
+  store?: TaskStore;
+  /** Where documents come from: none, docs.parquet (first files) or docs.jsonl (the full read). */
+  corpus: 'none' | 'parquet' | 'jsonl';
+  docs?: DocsIndex;
+  /** Source quality of every task, once the corpus rows are read (the task list waits for it). */
+  qualities?: Promise<void>;
+  chunksParquet?: AsyncBuffer;
+  chunkDocIds?: Promise<string[]>;
+  /** Every file is read and DuckDB is filled. */
+  complete: boolean;
+  pool?: Promise<PoolEntry[] | undefined>;
+  summary?: ReleaseSummary;
+  /** The summary once every file is read and checked, before DuckDB is filled. */
+  checked?: ReleaseSummary;
+  /** Every file read and checked (the first step of the engine, before DuckDB). */
+  whole?: Promise<LoadedRelease>;
+  engine?: Promise<Engine>;
+  systems?: SystemsIndex;
+  locator?: Promise<SourceLocator | undefined>;
+  taskSearch?: Promise<TextSearch>;
+  candidateSearch?: Promise<TextSearch>;
+  hits: Map<string, Promise<ReadonlySet<string>>>;
+  hitTables: Map<string, Promise<string>>;
+  inflight: number;
+  retired: boolean;
+}
 
 /**
  * The data worker's API: loads a release (parsing and checks happen here, off the main
- * thread), fills DuckDB, and answers the explorer's typed questions.
+ * thread) and answers the explorer's typed questions. The first files answer the task list and
+ * a task at once; DuckDB starts afterwards and answers the rest (rejections, entities, the
+ * documents' uses, statistics). Each load fills its own schema, so a refused load leaves the
+ * shown release exactly as it was, and a new load cancels a pending one instead of queueing.
  */
-export function createExplorerData(startSql: () => Promise<Sql>, baseHref: string) {
-  let sqlPromise: Promise<Sql> | undefined;
-  // Loads replace the same tables, so they run one after another.
-  let queue: Promise<unknown> = Promise.resolve();
-  let current:
-    | {
-        release: LoadedRelease;
-        summary: ReleaseSummary;
-        docsParquet?: AsyncBuffer;
-        chunksParquet?: AsyncBuffer;
-        chunkDocIds?: Promise<string[]>;
-      }
-    | undefined;
-  // Built after each load, off the load's critical path; text filters wait for it.
-  let taskSearch: Promise<TextSearch> | undefined;
-  let candidateSearch: Promise<TextSearch> | undefined;
-  let hitTables = new Map<string, Promise<string>>();
-  let loadNo = 0;
-  const sql = () => (sqlPromise ??= startSql());
-  // The submissions side by side: predictions are parsed on first use, once per loaded release.
-  let systems: { release: LoadedRelease; index: SystemsIndex } | undefined;
-  const systemsIndex = (): SystemsIndex | undefined => {
-    const release = current?.release;
-    if (!release) return undefined;
-    if (systems?.release !== release) {
-      const index = new SystemsIndex(
-        (split) => release.splits[split]?.tasks,
-        release.submissions,
-        release.judgeProfile?.gate_max_citations,
-      );
-      systems = { release, index };
-    }
-    return systems.index;
+export function createExplorerData(
+  startDb: () => Promise<SqlDatabase>,
+  baseHref: string,
+  options: ExplorerDataOptions = {},
+) {
+  let database: Promise<SqlDatabase> | undefined;
+  const db = () => {
+    database ??= startDb();
+    database.catch(() => (database = undefined));
+    return database;
   };
+  const timeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const fetchFn = options.fetchFn ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  let loads = 0;
+  /** Schemas are named per service, so that two services on one database never meet. */
+  const instance = Math.floor(Math.random() * 36 ** 6).toString(36);
+  /** The release the page shows (queries answer from it). */
+  let shown: Generation | undefined;
+  /** The newest load, until it is shown or fails. */
+  let pending: Generation | undefined;
 
-  async function loadNow(spec: SourceSpec, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
-    const started = performance.now();
-    try {
-      // DuckDB starts in its own worker while the files are read and parsed here.
-      const dbReady = sql();
-      dbReady.catch(() => undefined);
-      const release = await loadRelease(sourceOf(spec, baseHref), { onProgress, deferParquet: true });
-      await parquetChecked(release.parquet);
-      const db = await dbReady;
+  function generation(spec: SourceSpec, events: LoadEvents, mode: LoadMode): Generation {
+    const abort = new AbortController();
+    const fetcher = guardedFetch(fetchFn, { signal: abort.signal, timeoutMs });
+    return {
+      no: ++loads,
+      mode,
+      events,
+      abort,
+      source: new CachingSource(sourceOf(spec, baseHref, fetcher)),
+      started: now(),
+      corpus: 'none',
+      complete: false,
+      hits: new Map(),
+      hitTables: new Map(),
+      inflight: 0,
+      retired: false,
+    };
+  }
+
+  /** The first files: task rows in memory, and the corpus rows when docs.parquet has them. */
+  async function readFirst(g: Generation): Promise<void> {
+    const select = g.mode.light ? (f: PlannedFile) => lightFile(f, g.mode.splits) : firstFile;
+    // hyparquet comes while the files do (docs.parquet is read as soon as it is open).
+    void import('hyparquet');
+    const { plan, root } = await planRelease(g.source);
+    await g.source.prefetch(select);
+    const listed = g.source.list();
+    const docsFile = plan.find((f) => f.kind === 'docs');
+    const first = await loadRelease(g.source, {
+      deferParquet: true,
+      select,
+      onProgress: (p) => g.events.progress?.(p),
+    });
+    throwIfCancelled(g);
+    g.first = first;
+    g.tables = taskTables(first);
+    const docsParquet = first.parquet.find((p) => p.kind === 'docs');
+    g.chunksParquet = first.parquet.find((p) => p.kind === 'chunks')?.file;
+    if (docsParquet) {
+      g.corpus = 'parquet';
+      g.docs = await ParquetDocs.open(docsParquet.file, docsParquet.path.slice(root.length));
+    } else if (docsFile && !isParquet(docsFile)) {
+      const path = `${root}${docsFile.path}`;
+      const exists = listed ? listed.includes(path) : (await g.source.open(path)) !== undefined;
+      if (exists) g.corpus = 'jsonl';
+    }
+    g.store = new TaskStore(g.tables, g.corpus !== 'none');
+    // Source quality is a facet of the task list: the corpus rows' small columns are read now,
+    // and the list waits for them; a task page does not (it reads its own documents' rows).
+    // An embed reads only the rows it shows, when it shows them.
+    if (g.docs && !g.mode.light) {
+      const store = g.store;
+      g.qualities = g.docs.all().then((rows) => store.setDocQualities(rows));
+      g.qualities.catch(() => undefined);
+    }
+    throwIfCancelled(g);
+    g.summary = summarise(first, g.store.countsBySplitType(), now() - g.started, false);
+  }
+
+  /** Everything else: every file read and checked, then DuckDB filled in this load's own schema. */
+  function engineOf(g: Generation): Promise<Engine> {
+    if (g.mode.light)
+      return Promise.reject(new Error('An embedded view reads only what it shows: open the full explorer for this.'));
+    if (!g.engine) {
+      g.engine = fill(g);
+      g.engine.then(
+        (engine) => {
+          g.summary = engine.summary;
+          g.complete = true;
+          g.source.forget();
+          if (shown === g) g.events.completed?.(engine.summary);
+        },
+        (error: unknown) => {
+          g.engine = undefined;
+          if (shown !== g || cancelled(g, error)) return;
+          if (error instanceof EngineUnavailable && g.checked) {
+            // Every file was read and checked: the release stands; what needs DuckDB says why it
+            // cannot answer, and asks DuckDB again next time (it may be back online).
+            g.summary = g.checked;
+            g.complete = true;
+            g.events.completed?.(g.checked);
+            return;
+          }
+          // A release shown from its first files is refused as a whole when the rest fails.
+          shown = undefined;
+          retire(g);
+          const { error: message, file } = refusal(error);
+          g.events.refused?.(message, file);
+        },
+      );
+    }
+    return g.engine;
+  }
+
+  /** Every file of the release, read and checked once (the engine, the systems and the locator share it). */
+  function wholeOf(g: Generation): Promise<LoadedRelease> {
+    if (!g.whole) {
+      g.whole = loadRelease(g.source, { deferParquet: true, onProgress: (p) => g.events.progress?.(p) });
+      g.whole.catch(() => (g.whole = undefined));
+    }
+    return g.whole;
+  }
+
+  async function fill(g: Generation): Promise<Engine> {
+    const dbReady = db();
+    dbReady.catch(() => undefined);
+    const release = await wholeOf(g);
+    // Every deferred parquet file is hashed against its pin before the release stands.
+    await parquetChecked(release.parquet);
+    throwIfCancelled(g);
+    if (!g.docs) {
       const docsParquet = release.parquet.find((p) => p.kind === 'docs');
-      if (docsParquet && !release.docs) release.docs = [];
-      await createTables(db, release);
-      if (docsParquet) await insertParquetDocs(db, docsParquet.file);
-      await fillSourceQuality(db);
-      const summary = await summarise(db, release, performance.now() - started);
-      current = {
-        release,
-        summary,
-        docsParquet: docsParquet?.file,
-        chunksParquet: release.parquet.find((p) => p.kind === 'chunks')?.file,
-      };
-      loadNo++;
-      hitTables = new Map();
-      // The search indexes are built on first use, or once the first page has had time to show.
-      const mine = loadNo;
-      taskSearch = undefined;
-      candidateSearch = undefined;
-      setTimeout(() => {
-        if (mine === loadNo) void searchIndexes(db);
-      }, 3000);
-      return { ok: true, summary };
-    } catch (error) {
-      if (error instanceof ReleaseRefused) return { ok: false, error: error.message, file: error.file };
-      return { ok: false, error: errorMessage(error) };
+      if (release.docs) g.docs = memoryDocs(release.docs);
+      else if (docsParquet) g.docs = await ParquetDocs.open(docsParquet.file, docsParquet.path);
+    }
+    g.chunksParquet ??= release.parquet.find((p) => p.kind === 'chunks')?.file;
+    const records = g.docs ? await g.docs.all() : [];
+    const tables = taskTables(release);
+    // The task list keeps answering from memory, now from every file (build/ releases have
+    // their tasks in pooled.jsonl, which is not a first file).
+    const store = new TaskStore(tables, g.docs !== undefined);
+    if (g.docs) store.setDocQualities(records);
+    if (!g.mode.enginesFirst) {
+      g.tables = tables;
+      g.store = store;
+      g.pool = Promise.resolve(release.pool);
+      g.checked = summarise(release, store.countsBySplitType(), now() - g.started, true);
+    }
+    // Arrow and the table code load with DuckDB, not with the first view.
+    const { createTables, fillSourceQuality } = await import('./tables.ts');
+    let sql: SqlSession;
+    try {
+      sql = await (await dbReady).session(`r${instance}_${g.no}`);
+    } catch (e) {
+      throw new EngineUnavailable(e);
+    }
+    try {
+      await createTables(sql, release, tables, records);
+      await fillSourceQuality(sql);
+      throwIfCancelled(g);
+      g.tables = tables;
+      const counts = g.mode.enginesFirst ? await q.countsBySplitType(sql) : store.countsBySplitType();
+      return { release, sql, summary: summarise(release, counts, now() - g.started, true) };
+    } catch (e) {
+      await sql.close().catch(() => undefined);
+      throw e;
     }
   }
 
-  function searchIndexes(db: Sql): { tasks: Promise<TextSearch>; candidates: Promise<TextSearch> } {
-    taskSearch ??= buildTaskSearch(db);
-    candidateSearch ??= buildCandidateSearch(db);
-    return { tasks: taskSearch, candidates: candidateSearch };
+  function throwIfCancelled(g: Generation): void {
+    if (g.abort.signal.aborted) throw g.abort.signal.reason;
   }
 
-  /** The filter with its free text resolved to a table of Orama hits. */
-  async function resolveText(filter: q.TaskFilter): Promise<q.TaskFilter> {
+  /** Stops a load's fetches and frees its schema once no query is using it. */
+  function retire(g: Generation): void {
+    if (g.retired) return;
+    g.retired = true;
+    g.abort.abort(new LoadCancelled());
+    closeIfIdle(g);
+  }
+
+  function closeIfIdle(g: Generation): void {
+    if (!g.retired || g.inflight > 0 || !g.engine) return;
+    g.engine.then(
+      (engine) => engine.sql.close(),
+      () => undefined,
+    );
+  }
+
+  function show(g: Generation): void {
+    const before = shown;
+    shown = g;
+    if (pending === g) pending = undefined;
+    if (before && before !== g) retire(before);
+  }
+
+  function current(): Generation {
+    if (!shown) throw new Error('No release is loaded.');
+    return shown;
+  }
+
+  async function withSql<T>(run: (sql: SqlSession, g: Generation) => Promise<T>): Promise<T> {
+    const g = current();
+    g.inflight++;
+    try {
+      return await run((await engineOf(g)).sql, g);
+    } finally {
+      g.inflight--;
+      closeIfIdle(g);
+    }
+  }
+
+  /** The store when it can answer this filter (never in the engines-first design). */
+  function storeFor(g: Generation, filter: q.TaskFilter): TaskStore | undefined {
+    const store = g.store;
+    if (g.mode.enginesFirst || !store || (store.size === 0 && !g.complete)) return undefined;
+    if (!store.canAnswer(filter as StoreFilter) || !store.facetsKnown) return undefined;
+    return store;
+  }
+
+  /** The store for one task: build/ releases have their tasks in pooled.jsonl, read with the rest. */
+  async function detailStore(g: Generation): Promise<TaskStore | undefined> {
+    if (g.mode.enginesFirst) return undefined;
+    if (g.store && (g.store.size > 0 || g.complete || g.mode.light)) return g.store;
+    await engineOf(g);
+    return g.store;
+  }
+
+  function taskSearch(g: Generation): Promise<TextSearch> {
+    const tables = g.tables!;
+    g.taskSearch ??= buildSearch(
+      tables.tasks.map((r) => ({
+        key: `${r.split}:${r.task_id}`,
+        question: r.question,
+        answer: [r.answer ?? '', r.false_element ?? ''].join(' ').trim(),
+        items: itemsText(r.items_json),
+      })),
+    );
+    return g.taskSearch;
+  }
+
+  async function storeFilter(g: Generation, filter: q.TaskFilter): Promise<StoreFilter> {
+    const { text: raw, hitsTable: _, ...rest } = filter;
+    const text = raw?.trim();
+    if (!text) return rest;
+    let hits = g.hits.get(text);
+    if (!hits) {
+      hits = taskSearch(g).then(async (s) => new Set(await s.keys(text)));
+      g.hits.set(text, hits);
+    }
+    return { ...rest, hits: await hits, hitsText: text };
+  }
+
+  /** The filter with its free text resolved to a table of Orama hits (the SQL path). */
+  async function sqlFilter(sql: SqlSession, g: Generation, filter: q.TaskFilter): Promise<q.TaskFilter> {
     const text = filter.text?.trim();
-    if (!text || !current) return filter;
-    const search = searchIndexes(await sql()).tasks;
-    let table = hitTables.get(text);
+    if (!text) return filter;
+    let table = g.hitTables.get(text);
     if (!table) {
-      const name = `hits_${loadNo}_${hitTables.size}`;
+      const name = `hits_${g.hitTables.size}`;
       table = (async () => {
-        const keys = await (await search).keys(text);
-        await (await sql()).insertArrow(name, new Table({ key: vectorFromArray(keys, new Utf8()) }));
+        const keys = await (await taskSearch(g)).keys(text);
+        const { Table, Utf8, vectorFromArray } = await import('apache-arrow');
+        await sql.insertArrow(name, new Table({ key: vectorFromArray(keys, new Utf8()) }));
         return name;
       })();
-      hitTables.set(text, table);
+      g.hitTables.set(text, table);
     }
     const { text: _, ...rest } = filter;
     return { ...rest, hitsTable: await table, hitsText: text };
   }
 
+  async function taskQuery<T>(
+    filter: q.TaskFilter,
+    fromStore: (store: TaskStore, f: StoreFilter) => T,
+    fromSql: (sql: SqlSession, f: q.TaskFilter) => Promise<T>,
+  ): Promise<T> {
+    const g = current();
+    if (g.qualities && !g.complete) await g.qualities;
+    const store = storeFor(g, filter);
+    if (store) return fromStore(store, await storeFilter(g, filter));
+    return withSql(async (sql) => fromSql(sql, await sqlFilter(sql, g, filter)));
+  }
+
+  /** Documents of the shown release: from docs.parquet at once, from docs.jsonl once it is read. */
+  async function docsOf(g: Generation): Promise<DocsIndex | undefined> {
+    if (g.docs || g.corpus !== 'jsonl') return g.docs;
+    await engineOf(g);
+    return g.docs;
+  }
+
+  function poolOf(g: Generation): Promise<PoolEntry[] | undefined> {
+    if (g.mode.light) return Promise.resolve(undefined);
+    g.pool ??= loadRelease(g.source, { deferParquet: true, select: (f) => f.kind === 'pool' }).then((r) => r.pool);
+    g.pool.catch(() => (g.pool = undefined));
+    return g.pool;
+  }
+
+  /** The submissions side by side: every file is needed (predictions), an embed has none. */
+  async function systemsOf(g: Generation): Promise<SystemsIndex | undefined> {
+    if (g.mode.light) return undefined;
+    const release = await wholeOf(g);
+    g.systems ??= new SystemsIndex(
+      (split) => release.splits[split]?.tasks,
+      release.submissions,
+      release.judgeProfile?.gate_max_citations,
+    );
+    return g.systems;
+  }
+
   async function chunksOf(docId: string): Promise<Chunk[] | undefined> {
-    if (!current) return undefined;
-    if (current.release.chunks) return current.release.chunks.filter((c) => c.doc_id === docId);
-    const file = current.chunksParquet;
+    const g = current();
+    if (!g.chunksParquet && !g.mode.light) {
+      const release = (await engineOf(g)).release;
+      if (release.chunks) return release.chunks.filter((c) => c.doc_id === docId);
+    }
+    const file = g.chunksParquet;
     if (!file) return undefined;
     const { parquetReadObjects } = await import('hyparquet');
-    current.chunkDocIds ??= parquetReadObjects({ file, columns: ['doc_id'] }).then((rows) =>
+    g.chunkDocIds ??= parquetReadObjects({ file, columns: ['doc_id'] }).then((rows) =>
       (rows as Array<{ doc_id: string }>).map((r) => r.doc_id),
     );
-    const ids = await current.chunkDocIds;
+    g.chunkDocIds.catch(() => (g.chunkDocIds = undefined));
+    const ids = await g.chunkDocIds;
     const first = ids.indexOf(docId);
     if (first < 0) return [];
     let last = first;
@@ -172,147 +502,197 @@ export function createExplorerData(startSql: () => Promise<Sql>, baseHref: strin
   }
 
   return {
-    /** Starts DuckDB early so that the first load does not wait for the wasm. */
-    async warmUp(): Promise<void> {
-      await sql();
+    /**
+     * Loads a release. With nothing shown yet it answers after the first files (the summary says
+     * complete: false) and reads the rest when the page calls completeLoad(); a load that
+     * replaces a shown release answers once it is complete, so that a refusal changes nothing.
+     */
+    async load(spec: SourceSpec, events: LoadEvents = {}, mode: LoadMode = {}): Promise<LoadOutcome> {
+      if (pending) retire(pending);
+      const g = generation(spec, events, mode);
+      pending = g;
+      try {
+        if (mode.enginesFirst) {
+          await engineOf(g);
+        } else {
+          await readFirst(g);
+          if (shown && !mode.light) await engineOf(g);
+        }
+        throwIfCancelled(g);
+        show(g);
+        return { ok: true, summary: g.summary! };
+      } catch (error) {
+        const stopped = cancelled(g, error);
+        if (pending === g) pending = undefined;
+        retire(g);
+        if (stopped) return { ok: false, error: new LoadCancelled().message, cancelled: true };
+        return { ok: false, ...refusal(error) };
+      }
     },
 
-    load(spec: SourceSpec, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
-      const run = queue.then(() => loadNow(spec, onProgress));
-      queue = run.catch(() => undefined);
-      return run;
+    /** Reads the rest of the shown release (the page calls it once the first view is on screen). */
+    completeLoad(): void {
+      const g = shown;
+      if (g && !g.mode.light) engineOf(g).catch(() => undefined);
     },
 
     summary(): ReleaseSummary | undefined {
-      return current?.summary;
+      return shown?.summary;
     },
 
     async taskPage(filter: q.TaskFilter, sort: q.TaskOrder, offset: number, limit: number) {
-      return q.taskPage(await sql(), await resolveText(filter), sort, offset, limit);
+      return taskQuery(
+        filter,
+        (s, f) => s.taskPage(f, sort, offset, limit),
+        (sql, f) => q.taskPage(sql, f, sort, offset, limit),
+      );
     },
 
     async taskRows(filter: q.TaskFilter, sort: q.TaskOrder, offset: number, limit: number) {
-      return q.taskRows(await sql(), await resolveText(filter), sort, offset, limit);
+      return taskQuery(
+        filter,
+        (s, f) => s.taskRows(f, sort, offset, limit),
+        (sql, f) => q.taskRows(sql, f, sort, offset, limit),
+      );
     },
 
     async taskFacets(filter: q.TaskFilter) {
-      return q.taskFacets(await sql(), await resolveText(filter));
+      return taskQuery(
+        filter,
+        (s, f) => s.taskFacets(f),
+        (sql, f) => q.taskFacets(sql, f),
+      );
     },
 
     async taskNeighbours(filter: q.TaskFilter, sort: q.TaskOrder, taskId: string, split: string) {
-      return q.taskNeighbours(await sql(), await resolveText(filter), sort, taskId, split);
+      return taskQuery(
+        filter,
+        (s, f) => s.taskNeighbours(f, sort, taskId, split),
+        (sql, f) => q.taskNeighbours(sql, f, sort, taskId, split),
+      );
     },
 
     async taskIds(filter: q.TaskFilter, sort: q.TaskOrder): Promise<string[]> {
-      const page = await q.taskRows(await sql(), await resolveText(filter), sort, 0, 10_000);
+      const page = await taskQuery(
+        filter,
+        (s, f) => s.taskRows(f, sort, 0, 10_000),
+        (sql, f) => q.taskRows(sql, f, sort, 0, 10_000),
+      );
       return page.rows.map((r) => r.task_id);
     },
 
+    /** One task; the pool comes with it (read on its own when the rest of the release is not yet). */
     async taskDetail(taskId: string, split?: string) {
-      return q.taskDetail(await sql(), taskId, split);
+      const g = current();
+      const store = await detailStore(g);
+      if (!store) return withSql((sql) => q.taskDetail(sql, taskId, split));
+      const [docs, pool] = await Promise.all([docsOf(g), poolOf(g)]);
+      return store.taskDetail(taskId, split, docs, pool);
     },
 
     async docs(ids: string[]) {
-      return q.docsByIds(await sql(), ids);
+      const g = current();
+      if (g.mode.enginesFirst) return withSql((sql) => q.docsByIds(sql, ids));
+      return (await docsOf(g))?.rows(ids) ?? [];
     },
 
-    /** A document's text: from the table, or from the docs parquet by row (range read). */
+    /** A document's text: from docs.jsonl, or from docs.parquet by row (range read). */
     async docText(docId: string): Promise<string | undefined> {
-      const db = await sql();
-      const [row] = await db.all<{ row_no: number; text: string | null }>(
-        'SELECT row_no, text FROM docs WHERE doc_id = ?',
-        [docId],
-      );
-      if (!row) return undefined;
-      if (row.text !== null) return row.text;
-      if (!current?.docsParquet) return undefined;
-      const { parquetReadObjects } = await import('hyparquet');
-      const [hit] = (await parquetReadObjects({
-        file: current.docsParquet,
-        columns: ['text'],
-        rowStart: row.row_no,
-        rowEnd: row.row_no + 1,
-      })) as Array<{ text: string }>;
-      return hit?.text;
+      const g = current();
+      if (g.mode.enginesFirst) {
+        const [row] = await withSql((sql) =>
+          sql.all<{ text: string | null }>('SELECT text FROM docs WHERE doc_id = ?', [docId]),
+        );
+        if (!row) return undefined;
+        if (row.text !== null) return row.text;
+      }
+      return (await docsOf(g))?.text(docId);
     },
 
-    async docDetail(docId: string) {
-      return docDetail(await sql(), docId);
+    /** Everything the Document page shows but the text; an embed gets the row alone (it shows nothing else). */
+    async docDetail(docId: string): Promise<DocDetail> {
+      const g = current();
+      if (g.mode.light) {
+        const [row] = (await g.docs?.rows([docId])) ?? [];
+        return { row, entities: [], uses: [] };
+      }
+      return withSql((sql) => docDetail(sql, docId));
     },
 
     /** The release's chunks of a document (chunks.jsonl or chunks.parquet), or undefined without chunks. */
     chunks: chunksOf,
 
-    /** The release's locator of its documents in the Hugging Face source, when it ships one. */
-    sourceLocator(): SourceLocator | undefined {
-      return current?.release.sourceLocator;
+    /** The release's locator of its documents in the Hugging Face source, when it ships one (read on first use). */
+    async sourceLocator(): Promise<SourceLocator | undefined> {
+      const g = current();
+      if (g.whole) return (await g.whole).sourceLocator;
+      g.locator ??= loadRelease(g.source, { select: (f) => f.kind === 'source_locator' }).then((r) => r.sourceLocator);
+      g.locator.catch(() => (g.locator = undefined));
+      return g.locator;
+    },
+
+    /** Tasks × submissions with the judge-free numbers of each (parses the predictions on first use). */
+    async systemsMatrix(split: SplitName) {
+      return (await systemsOf(current()))?.matrix(split);
+    },
+
+    /** Each submission's answer, citations and retrieved list for one task. */
+    async taskSystems(taskId: string, split: SplitName) {
+      return (await systemsOf(current()))?.task(taskId, split) ?? [];
     },
 
     async funnel() {
-      return funnel(await sql());
+      return withSql((sql) => funnel(sql));
     },
 
     async rejections(filter: RejectionFilter & { text?: string }, offset: number, limit: number) {
       const { text, ...facets } = filter;
-      let ids: string[] | undefined;
-      if (text?.trim() && current) ids = await (await searchIndexes(await sql()).candidates).keys(text.trim());
-      return rejections(await sql(), facets, offset, limit, ids);
+      return withSql(async (sql, g) => {
+        let ids: string[] | undefined;
+        if (text?.trim()) {
+          g.candidateSearch ??= engineOf(g).then((e) =>
+            buildSearch(
+              (e.release.candidates ?? []).map((c) => ({
+                key: c.task_id,
+                question: c.question,
+                answer: c.answer ?? '',
+                items: (c.items ?? []).map((i) => i.item).join('\n'),
+              })),
+            ),
+          );
+          ids = await (await g.candidateSearch).keys(text.trim());
+        }
+        return rejections(sql, facets, offset, limit, ids);
+      });
     },
 
     async candidate(taskId: string) {
-      return candidateDetail(await sql(), taskId);
+      return withSql((sql) => candidateDetail(sql, taskId));
     },
 
     async entities(all: boolean) {
-      return entityList(await sql(), all);
+      return withSql((sql) => entityList(sql, all));
     },
 
     async entityTasks(name: string) {
-      return entityTasks(await sql(), name);
+      return withSql((sql) => entityTasks(sql, name));
     },
 
     async stats() {
-      return releaseStats(await sql());
-    },
-
-    /** Tasks × submissions with the judge-free numbers of each (parses the predictions on first use). */
-    systemsMatrix(split: SplitName) {
-      return systemsIndex()?.matrix(split);
-    },
-
-    /** Each submission's answer, citations and retrieved list for one task. */
-    taskSystems(taskId: string, split: SplitName) {
-      return systemsIndex()?.task(taskId, split) ?? [];
+      return withSql((sql) => releaseStats(sql));
     },
   };
 }
 
-async function buildTaskSearch(db: Sql): Promise<TextSearch> {
-  const rows = await db.all<{
-    split: string;
-    task_id: string;
-    question: string;
-    answer: string | null;
-    items_json: string | null;
-    false_element: string | null;
-  }>('SELECT split, task_id, question, answer, items_json, false_element FROM tasks');
-  return TextSearch.build(
-    rows.map((r) => ({
-      key: `${r.split}:${r.task_id}`,
-      question: r.question,
-      answer: [r.answer ?? '', r.false_element ?? ''].join(' ').trim(),
-      items: itemsText(r.items_json),
-    })),
-  );
+/** Orama loads on the first free-text search, not with the first view. */
+async function buildSearch(rows: Parameters<typeof TextSearch.build>[0]): Promise<TextSearch> {
+  const { TextSearch } = await import('./text-search.ts');
+  return TextSearch.build(rows);
 }
 
-async function buildCandidateSearch(db: Sql): Promise<TextSearch> {
-  const rows = await db.all<{ task_id: string; question: string; answer: string | null; items_json: string | null }>(
-    'SELECT task_id, question, answer, items_json FROM candidates',
-  );
-  return TextSearch.build(
-    rows.map((r) => ({ key: r.task_id, question: r.question, answer: r.answer ?? '', items: itemsText(r.items_json) })),
-  );
+/** A load stopped because a newer one started (whatever a source made of the abort). */
+function cancelled(g: { abort: AbortController }, error: unknown): boolean {
+  return error instanceof LoadCancelled || (g.abort.signal.aborted && g.abort.signal.reason instanceof LoadCancelled);
 }
 
 function itemsText(json: string | null): string {
@@ -320,47 +700,21 @@ function itemsText(json: string | null): string {
   return (JSON.parse(json) as Array<{ item: string }>).map((i) => i.item).join('\n');
 }
 
-/** Only the small columns are read at load; text stays in the file until a document is opened. */
-async function insertParquetDocs(db: Sql, file: AsyncBuffer): Promise<void> {
-  const { parquetMetadataAsync, parquetReadObjects, parquetSchema } = await import('hyparquet');
-  const metadata = await parquetMetadataAsync(file);
-  const present = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
-  if (!present.has('doc_id')) throw new Error('docs.parquet has no doc_id column');
-  const wanted = ['doc_id', 'quality', 'file_name', 'file_type', 'online_url', 'n_chars'].filter((c) => present.has(c));
-  const rows = (await parquetReadObjects({ file, metadata, columns: wanted })) as Array<Record<string, unknown>>;
-  const str = (k: string) =>
-    vectorFromArray(
-      rows.map((r) => (r[k] === undefined || r[k] === null ? null : String(r[k]))),
-      new Utf8(),
-    );
-  await db.exec('DROP TABLE IF EXISTS docs');
-  await db.insertArrow(
-    'docs',
-    new Table({
-      doc_id: str('doc_id'),
-      row_no: vectorFromArray(
-        rows.map((_, i) => i),
-        new Int32(),
-      ),
-      quality: str('quality'),
-      file_name: str('file_name'),
-      file_type: str('file_type'),
-      online_url: str('online_url'),
-      n_chars: vectorFromArray(
-        rows.map((r) =>
-          typeof r.n_chars === 'number' ? r.n_chars : typeof r.n_chars === 'bigint' ? Number(r.n_chars) : null,
-        ),
-        new Int32(),
-      ),
-      text: vectorFromArray(
-        rows.map(() => null),
-        new Utf8(),
-      ),
-    }),
-  );
+function refusal(error: unknown): { error: string; file?: string } {
+  const message = errorMessage(error);
+  return error instanceof ReleaseRefused && error.file ? { error: message, file: error.file } : { error: message };
 }
 
-async function summarise(db: Sql, release: LoadedRelease, loadMs: number): Promise<ReleaseSummary> {
+function now(): number {
+  return globalThis.performance?.now() ?? Date.now();
+}
+
+function summarise(
+  release: LoadedRelease,
+  counts: ReleaseSummary['counts'],
+  loadMs: number,
+  complete: boolean,
+): ReleaseSummary {
   const manifestCounts = Object.entries(release.manifest?.splits ?? {}).flatMap(([split, s]) =>
     Object.entries(s?.by_type ?? {}).map(([type, count]) => ({
       split,
@@ -375,8 +729,9 @@ async function summarise(db: Sql, release: LoadedRelease, loadMs: number): Promi
     layout: release.layout,
     descriptor: release.descriptor,
     files: release.files,
-    lacks: release.lacks,
-    counts: await q.countsBySplitType(db),
+    // Until every file is read, what the release lacks is not known.
+    lacks: complete ? release.lacks : [],
+    counts,
     manifestCounts,
     hasKey,
     leaderboard: release.leaderboard,
@@ -390,5 +745,6 @@ async function summarise(db: Sql, release: LoadedRelease, loadMs: number): Promi
       has_scores: s.scores !== undefined,
     })),
     loadMs,
+    complete,
   };
 }

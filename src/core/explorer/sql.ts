@@ -8,7 +8,24 @@ export interface Sql {
   insertArrow(table: string, data: Table): Promise<void>;
 }
 
+/**
+ * A connection whose unqualified table names live in a schema of their own, so that a release
+ * being loaded fills its tables beside the shown release's and replaces them only when complete.
+ */
+export interface SqlSession extends Sql {
+  /** Drops the schema and its tables and closes the connection. */
+  close(): Promise<void>;
+}
+
+/** A started database: one session (schema + connection) per loaded release. */
+export interface SqlDatabase {
+  session(schema: string): Promise<SqlSession>;
+}
+
 export type SqlValue = string | number | boolean | null;
+
+/** Schema names are made by the service; this refuses anything else before it reaches SQL. */
+export const SAFE_IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /** `?, ?, ?` for an IN list; values still go through parameters. */
 export function placeholders(n: number): string {
@@ -27,11 +44,11 @@ export function plainRow(row: Record<string, unknown>): Record<string, unknown> 
  * queries still need the table). Names come from the explorer's own schemas, never from input.
  */
 export function emptyTableSql(name: string, data: Table): string {
-  const columns = data.schema.fields.map((f) => `"${f.name}" ${sqlType(String(f.type))}`);
+  const columns = data.schema.fields.map((f) => `"${f.name}" ${sqlTypeOf(String(f.type))}`);
   return `CREATE TABLE ${name} (${columns.join(', ')})`;
 }
 
-function sqlType(arrowType: string): string {
+function sqlTypeOf(arrowType: string): string {
   if (arrowType.startsWith('Int')) return 'INTEGER';
   if (arrowType === 'Bool') return 'BOOLEAN';
   return 'VARCHAR';

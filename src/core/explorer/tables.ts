@@ -1,9 +1,9 @@
 import { Bool, Int32, Table, Utf8, vectorFromArray, type Vector } from 'apache-arrow';
 import type { LoadedRelease } from '../release/load.ts';
 import { parseRejectionReason } from '../release/schemas.ts';
-import type { Task } from '../release/types.ts';
-import { SPLITS } from '../release/types.ts';
 import type { Sql } from './sql.ts';
+import type { DocRecord } from './docs-index.ts';
+import { type DocLinkRecord, type TaskRecord, type TaskTables } from './task-records.ts';
 
 type Column = { name: string; type: 'str' | 'int' | 'bool'; values: Array<string | number | boolean | null> };
 
@@ -30,29 +30,34 @@ function fromRows<R>(
   );
 }
 
-/** A task's link to a document: the gold and sources tables. */
-interface TaskDoc {
-  task_id: string;
-  split: string;
-  doc_id: string;
-}
-
-function taskDocTable(rows: readonly TaskDoc[]): Table {
-  return fromRows(rows, {
-    task_id: ['str', (g) => g.task_id],
-    split: ['str', (g) => g.split],
-    doc_id: ['str', (g) => g.doc_id],
-  });
-}
-
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
-interface TaskRow {
-  split: string;
-  row_no: number;
-  has_key: boolean;
-  task: Task;
-}
+const TASK_COLUMNS: Record<keyof TaskRecord, 'str' | 'int' | 'bool'> = {
+  task_id: 'str',
+  split: 'str',
+  row_no: 'int',
+  type: 'str',
+  question: 'str',
+  answer: 'str',
+  has_key: 'bool',
+  n_gold: 'int',
+  n_items: 'int',
+  pool_size: 'int',
+  salience: 'int',
+  target_entity: 'str',
+  false_element: 'str',
+  source_quality: 'str',
+  items_json: 'str',
+  gold_docs_json: 'str',
+  source_doc_ids_json: 'str',
+  provenance_json: 'str',
+};
+
+const LINK_COLUMNS: Record<string, ['str', (g: DocLinkRecord) => string]> = {
+  task_id: ['str', (g) => g.task_id],
+  split: ['str', (g) => g.split],
+  doc_id: ['str', (g) => g.doc_id],
+};
 
 /** Every table of the explorer. */
 export const EXPLORER_TABLES = [
@@ -69,84 +74,41 @@ export const EXPLORER_TABLES = [
   'entity_docs',
 ] as const;
 
-/** (Re)creates every table of the explorer from a loaded release. */
-export async function createTables(sql: Sql, release: LoadedRelease): Promise<void> {
-  for (const name of EXPLORER_TABLES) await sql.exec(`DROP TABLE IF EXISTS ${name}`);
-
-  const taskRows: TaskRow[] = [];
-  for (const split of SPLITS) {
-    const s = release.splits[split];
-    if (!s) continue;
-    const keyed = new Map((s.tasks ?? []).map((t) => [t.task_id, t]));
-    s.questions.forEach((q, i) => {
-      const task = keyed.get(q.task_id);
-      taskRows.push({
-        split,
-        row_no: i,
-        has_key: task !== undefined,
-        task: task ?? {
-          ...q,
-          answer: null,
-          items: null,
-          source_doc_ids: [],
-          provenance: { generator_model: '', pipeline_version: '' },
-          gold_docs: [],
-        },
-      });
-    });
-  }
-  if (taskRows.length === 0 && release.pooled) {
-    release.pooled.forEach((task, i) => taskRows.push({ split: 'full', row_no: i, has_key: true, task }));
-  }
+/**
+ * Creates every table of the explorer from a loaded release, in the session's own (empty)
+ * schema. `docs` are the corpus rows (docs.jsonl with its text, or docs.parquet's small columns).
+ */
+export async function createTables(
+  sql: Sql,
+  release: LoadedRelease,
+  tables: TaskTables,
+  docs: readonly DocRecord[],
+): Promise<void> {
   await sql.insertArrow(
     'tasks',
-    fromRows(taskRows, {
-      task_id: ['str', (r) => r.task.task_id],
-      split: ['str', (r) => r.split],
-      row_no: ['int', (r) => r.row_no],
-      type: ['str', (r) => r.task.type],
-      question: ['str', (r) => r.task.question],
-      answer: ['str', (r) => r.task.answer],
-      has_key: ['bool', (r) => r.has_key],
-      n_gold: ['int', (r) => (r.has_key ? r.task.gold_docs.length : null)],
-      n_items: ['int', (r) => r.task.items?.length ?? null],
-      pool_size: ['int', (r) => r.task.provenance.pool_size ?? null],
-      salience: ['int', (r) => r.task.provenance.salience ?? null],
-      target_entity: ['str', (r) => r.task.provenance.target_entity ?? r.task.provenance.bounding_entity ?? null],
-      false_element: ['str', (r) => r.task.false_element ?? null],
-      source_quality: ['str', () => null],
-      items_json: ['str', (r) => json(r.task.items)],
-      gold_docs_json: ['str', (r) => json(r.has_key ? r.task.gold_docs : null)],
-      source_doc_ids_json: ['str', (r) => json(r.has_key ? r.task.source_doc_ids : null)],
-      provenance_json: ['str', (r) => (r.has_key ? json(r.task.provenance) : null)],
-    }),
+    table(
+      Object.entries(TASK_COLUMNS).map(([name, type]) => ({
+        name,
+        type,
+        values: tables.tasks.map((r) => r[name as keyof TaskRecord]),
+      })),
+    ),
   );
-  const gold = taskRows.flatMap((r) =>
-    r.task.gold_docs.map((doc_id) => ({ task_id: r.task.task_id, split: r.split, doc_id })),
-  );
-  await sql.insertArrow('gold', taskDocTable(gold));
+  await sql.insertArrow('gold', fromRows(tables.gold, LINK_COLUMNS));
+  await sql.insertArrow('sources', fromRows(tables.sources, LINK_COLUMNS));
 
-  const sources = taskRows.flatMap((r) =>
-    r.has_key ? r.task.source_doc_ids.map((doc_id) => ({ task_id: r.task.task_id, split: r.split, doc_id })) : [],
-  );
-  await sql.insertArrow('sources', taskDocTable(sources));
-
-  const docs = release.docs ?? [];
   await sql.insertArrow(
     'docs',
-    fromRows(
-      docs.map((d, i) => ({ d, i })),
-      {
-        doc_id: ['str', ({ d }) => d.doc_id],
-        row_no: ['int', ({ i }) => i],
-        quality: ['str', ({ d }) => d.quality],
-        file_name: ['str', ({ d }) => d.meta.file_name],
-        file_type: ['str', ({ d }) => d.meta.file_type],
-        online_url: ['str', ({ d }) => d.meta.online_url],
-        n_chars: ['int', ({ d }) => d.text.length],
-        text: ['str', ({ d }) => d.text],
-      },
-    ),
+    fromRows(docs, {
+      doc_id: ['str', (d) => d.doc_id],
+      row_no: ['int', (d) => d.row_no],
+      quality: ['str', (d) => d.quality],
+      file_name: ['str', (d) => d.file_name],
+      file_type: ['str', (d) => d.file_type],
+      online_url: ['str', (d) => d.online_url],
+      n_chars: ['int', (d) => d.n_chars],
+      text: ['str', (d) => d.text],
+    }),
   );
 
   const candidates = release.candidates ?? [];
@@ -220,8 +182,7 @@ export async function createTables(sql: Sql, release: LoadedRelease): Promise<vo
 }
 
 /**
- * A task's source documents' quality, worst first; run after the docs table is final (the docs
- * parquet is inserted after the other tables).
+ * A task's source documents' quality, worst first (sourceQualityOf is the same rule in memory).
  */
 export async function fillSourceQuality(sql: Sql): Promise<void> {
   await sql.exec(`UPDATE tasks SET source_quality = (

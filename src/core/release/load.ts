@@ -26,6 +26,8 @@ export interface LoadOptions {
   /** Keep parquet files on the source and read them by range (browser); false reads them whole. */
   deferParquet?: boolean;
   maxIssuesPerFile?: number;
+  /** Reads only the planned files this accepts; the others are left out of the result and its report. */
+  select?: (file: PlannedFile) => boolean;
 }
 
 export async function loadRelease(source: ReleaseSource, options: LoadOptions = {}): Promise<LoadedRelease> {
@@ -33,7 +35,8 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
   const emit = () => options.onProgress?.({ ...progress });
   emit();
 
-  const { layout, root, descriptor, prefetched, plan } = await planRelease(source);
+  const { layout, root, descriptor, prefetched, plan: wholePlan } = await planRelease(source);
+  const plan = options.select ? wholePlan.filter(options.select) : wholePlan;
   const at = (path: string) => `${root}${path}`;
   const release: LoadedRelease = {
     label: source.label,
@@ -136,9 +139,9 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
 
   const listed = source.list();
   if (listed) {
-    const planned = new Set(plan.map((p) => at(p.path)));
+    const known = new Set(wholePlan.map((p) => at(p.path)));
     for (const path of listed) {
-      if (!planned.has(path) && !(layout === 'ours' && path === `${root}release.json`)) {
+      if (!known.has(path) && !(layout === 'ours' && path === `${root}release.json`)) {
         release.files.push({
           path,
           kind: 'unknown',

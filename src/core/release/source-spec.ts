@@ -11,10 +11,14 @@ export type SourceSpec =
   | { kind: 'url'; base: string; only?: string[]; layout?: LayoutName }
   | { kind: 'files'; label: string; files: Array<{ path: string; file: Blob }> };
 
-/** The source a spec names; a relative base URL resolves against `baseHref` (the page's or worker's location). */
-export function sourceOf(spec: SourceSpec, baseHref: string): ReleaseSource {
+/**
+ * The source a spec names; a relative base URL resolves against `baseHref` (the page's or
+ * worker's location). `fetchFn` is how a URL source fetches (the data worker passes one that
+ * times out and can be cancelled).
+ */
+export function sourceOf(spec: SourceSpec, baseHref: string, fetchFn?: typeof fetch): ReleaseSource {
   if (spec.kind === 'url') {
-    const source = new UrlSource(new URL(spec.base, baseHref).href, undefined, spec.layout);
+    const source = new UrlSource(new URL(spec.base, baseHref).href, fetchFn, spec.layout);
     return spec.only ? new OnlySource(source, spec.only) : source;
   }
   return new FileListSource(

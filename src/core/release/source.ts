@@ -1,4 +1,5 @@
 import { errorMessage } from '../error-message.ts';
+import { FetchTimedOut, LoadCancelled } from '../net/guarded-fetch.ts';
 import type { AsyncBuffer } from 'hyparquet';
 import type { LayoutName } from './layout.ts';
 
@@ -137,6 +138,8 @@ export class UrlSource implements ReleaseSource {
     try {
       return await this.fetchFn(url, init);
     } catch (error) {
+      // A timeout names the URL itself, and a cancelled load is not an error.
+      if (error instanceof FetchTimedOut || error instanceof LoadCancelled) throw error;
       throw new Error(
         `${url}: could not be read (${errorMessage(error)}). The network may be off, or the server does not allow cross-origin reads (CORS).`,
         { cause: error },

@@ -4,6 +4,7 @@
  * benchmark's retrievers do (docs/benchmark-spec.md 3), attaches chunk snippets, and evaluates a
  * method over a split's tasks.
  */
+import { CachingSource } from '../net/caching-source.ts';
 import { OnlySource } from '../release/only-source.ts';
 import { loadRelease } from '../release/load.ts';
 import { sha256Hex } from '../release/sha256.ts';
@@ -124,7 +125,11 @@ export class SearchSession {
 
   /** Reads release.json (or the official manifest), the tasks files and the chunks parquet's footer. */
   static async open(source: ReleaseSource, options: SessionOptions = {}): Promise<SearchSession> {
-    const release = await loadRelease(new OnlySource(source, ['chunks']), { deferParquet: true, maxIssuesPerFile: 20 });
+    const cached = new CachingSource(source);
+    const only = new OnlySource(cached, ['chunks']);
+    // The files are asked for together rather than one after another.
+    await cached.prefetch(() => true, only);
+    const release = await loadRelease(only, { deferParquet: true, maxIssuesPerFile: 20 });
     const splitTasks: Partial<Record<SplitName, Task[]>> = {};
     for (const [split, files] of Object.entries(release.splits) as Array<[SplitName, { tasks?: Task[] }]>) {
       if (files.tasks) splitTasks[split] = files.tasks;

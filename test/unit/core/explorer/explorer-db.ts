@@ -8,7 +8,9 @@ import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { FolderSource } from '../../../../src/adapters/node/folder-source.ts';
 import type { Sql } from '../../../../src/core/explorer/sql.ts';
-import { createTables, fillSourceQuality } from '../../../../src/core/explorer/tables.ts';
+import { memoryDocs, ParquetDocs } from '../../../../src/core/explorer/docs-index.ts';
+import { createTables, EXPLORER_TABLES, fillSourceQuality } from '../../../../src/core/explorer/tables.ts';
+import { taskTables } from '../../../../src/core/explorer/task-records.ts';
 import { loadRelease } from '../../../../src/core/release/load.ts';
 import type { LoadedRelease } from '../../../../src/core/release/loaded.ts';
 import type {
@@ -36,10 +38,16 @@ export function nodeSql(): Promise<Sql> {
   return (db ??= startNodeSql());
 }
 
-/** The explorer's tables for `release`, as the data worker makes them (docs with their text). */
+/**
+ * The explorer's tables for `release`, as the data worker makes them (docs with their text), in
+ * place of the last release's (the worker uses a new schema per load instead).
+ */
 export async function tablesOf(release: LoadedRelease): Promise<Sql> {
   const sql = await nodeSql();
-  await createTables(sql, release);
+  for (const name of EXPLORER_TABLES) await sql.exec(`DROP TABLE IF EXISTS ${name}`);
+  const parquet = release.parquet.find((p) => p.kind === 'docs');
+  const docs = release.docs ? memoryDocs(release.docs) : parquet ? await ParquetDocs.open(parquet.file) : undefined;
+  await createTables(sql, release, taskTables(release), docs ? await docs.all() : []);
   await fillSourceQuality(sql);
   return sql;
 }

@@ -1,118 +1,175 @@
 /**
- * The data worker's API (createExplorerData) in Node over duckdb-wasm: loading the sample from
- * picked files, then the questions that go beyond one query module (free text through the Orama
- * hits table, document text and chunks read by range from the parquet files, a refused load).
+ * The data worker's service in Node (DuckDB-WASM's Node bundle, releases over HTTP): a refused
+ * load leaves the shown release exactly as it was (issue 10, 4.1), and a release URL that never
+ * answers neither locks loading nor queues later loads (issue 10, 4.5).
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FolderSource } from '../../../../src/adapters/node/folder-source.ts';
-import { createExplorerData } from '../../../../src/core/explorer/service.ts';
-import type { SourceSpec } from '../../../../src/core/release/source-spec.ts';
-import { startNodeSql } from '../../../support/node-sql.ts';
-import { readSampleFiles, sampleDir, type SampleFiles, SETUP_TIMEOUT } from './explorer-db.ts';
+import { createExplorerData, type LoadEvents, type ReleaseSummary } from '../../../../src/core/explorer/service.ts';
+import type { SqlDatabase } from '../../../../src/core/explorer/sql.ts';
+import { startStaticServer } from '../../../e2e/support.ts';
+import { startNodeDuckDb } from '../../../support/node-duckdb.ts';
 
-/** A folder as the page hands picked files to the worker. */
-function pickedFolder(dir: string, change?: (file: string, bytes: Uint8Array) => Uint8Array): SourceSpec {
+const root = path.resolve(import.meta.dirname, '../../../..');
+const sampleDir = path.join(root, 'static-data/sample');
+
+let database: Promise<SqlDatabase>;
+const servers: Array<{ close: () => Promise<void> }> = [];
+
+beforeAll(() => {
+  database = startNodeDuckDb();
+});
+afterAll(async () => {
+  for (const s of servers) await s.close();
+});
+
+async function serve(folder: string): Promise<string> {
+  const server = await startStaticServer(folder);
+  servers.push(server);
+  return server.url;
+}
+
+function copyOf(folder: string): string {
+  const to = path.join(mkdtempSync(path.join(os.tmpdir(), 'ebx-service-')), 'release');
+  cpSync(folder, to, { recursive: true });
+  return to;
+}
+
+/** A server that accepts every request and never answers it. */
+async function hungServer(): Promise<string> {
+  const server: Server = createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push({
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/release/`;
+}
+
+function service(fetchTimeoutMs?: number) {
+  return createExplorerData(() => database, 'http://localhost/', { fetchTimeoutMs });
+}
+
+/** Loads a release the way the page does: first files, then the rest once completeLoad() is called. */
+async function loadShown(api: ReturnType<typeof service>, base: string): Promise<ReleaseSummary> {
+  let completed!: (s: ReleaseSummary) => void;
+  let refused!: (e: Error) => void;
+  const done = new Promise<ReleaseSummary>((resolve, reject) => {
+    completed = resolve;
+    refused = (e) => reject(e);
+  });
+  const events: LoadEvents = { completed, refused: (message) => refused(new Error(message)) };
+  const outcome = await api.load({ kind: 'url', base }, events);
+  if (!outcome.ok) throw new Error(outcome.error);
+  if (outcome.summary.complete) return outcome.summary;
+  api.completeLoad();
+  return done;
+}
+
+/** What the explorer shows of a release, through every kind of query. */
+async function snapshot(api: ReturnType<typeof service>) {
+  const order = { by: 'row_no' as const, desc: false };
+  const page = await api.taskPage({}, order, 0, 20);
+  const detail = await api.taskDetail(page.rows.find((r) => (r.n_gold ?? 0) > 0)!.task_id);
+  const gold = detail!.gold_docs![0]!;
+  const word = page.rows[0]!.question.split(' ').find((w) => w.length > 5)!;
   return {
-    kind: 'files',
-    label: path.basename(dir),
-    files: new FolderSource(dir).list().map((file) => {
-      const bytes = new Uint8Array(readFileSync(path.join(dir, file)));
-      return {
-        path: `sample/${file}`,
-        file: new Blob([(change ? change(file, bytes) : bytes) as Uint8Array<ArrayBuffer>]),
-      };
-    }),
+    summary: api.summary(),
+    page,
+    detail,
+    text: await api.docText(gold),
+    docDetail: await api.docDetail(gold),
+    search: await api.taskRows({ text: word }, order, 0, 50),
+    funnel: await api.funnel(),
+    rejections: await api.rejections({ text: word }, 0, 20),
+    stats: await api.stats(),
+    entities: await api.entities(false),
   };
 }
 
-const byRow = { by: 'row_no', desc: false } as const;
+describe('a refused load leaves the shown release exactly as it was', () => {
+  it(
+    'a truncated docs.parquet, then a changed byte in a file read last (pool.jsonl)',
+    { timeout: 180_000 },
+    async () => {
+      const api = service();
+      const sample = await loadShown(api, await serve(sampleDir));
+      expect(sample.complete).toBe(true);
+      const before = await snapshot(api);
+      expect(before.text?.length).toBeGreaterThan(0);
+      expect(before.search.total).toBeGreaterThan(0);
+      expect(before.stats.docs).toBeGreaterThan(0);
 
-describe('the explorer service on the sample release', () => {
-  let files: SampleFiles;
-  let explorer: ReturnType<typeof createExplorerData>;
-  let closeSql: () => void = () => undefined;
+      const truncated = copyOf(sampleDir);
+      // The other release must differ, so that any table it replaced would show.
+      const tasks = path.join(truncated, 'full/tasks.jsonl');
+      writeFileSync(tasks, readFileSync(tasks, 'utf8').split('\n').slice(0, 10).join('\n') + '\n');
+      const descriptor = JSON.parse(readFileSync(path.join(truncated, 'release.json'), 'utf8')) as {
+        sha256: Record<string, string>;
+      };
+      delete descriptor.sha256['full/tasks.jsonl'];
+      delete descriptor.sha256['docs.parquet'];
+      writeFileSync(path.join(truncated, 'release.json'), JSON.stringify(descriptor));
+      truncateSync(path.join(truncated, 'docs.parquet'), 500_000);
+      const refused = await api.load({ kind: 'url', base: await serve(truncated) });
+      expect(refused.ok).toBe(false);
+      expect(!refused.ok && refused.error).toMatch(/docs\.parquet/);
+      expect(await snapshot(api)).toEqual(before);
 
-  beforeAll(async () => {
-    files = await readSampleFiles();
-    explorer = createExplorerData(async () => {
-      const sql = await startNodeSql();
-      closeSql = () => sql.close();
-      return sql;
-    }, 'http://localhost/');
-    const outcome = await explorer.load(pickedFolder(sampleDir));
-    if (!outcome.ok) throw new Error(`the sample did not load: ${outcome.error}`);
-  }, SETUP_TIMEOUT);
-  afterAll(() => closeSql());
+      const changed = copyOf(sampleDir);
+      const pool = path.join(changed, 'build/pool.jsonl');
+      writeFileSync(pool, readFileSync(pool, 'utf8').replace('"supports"', '"partial"'));
+      const refusedLate = await api.load({ kind: 'url', base: await serve(changed) });
+      expect(refusedLate.ok).toBe(false);
+      expect(!refusedLate.ok && refusedLate.error).toMatch(/build\/pool\.jsonl/);
+      expect(!refusedLate.ok && refusedLate.file).toBe('build/pool.jsonl');
+      expect(await snapshot(api)).toEqual(before);
 
-  it('summarises the load: counts per split and type, answer keys, submissions', () => {
-    const summary = explorer.summary()!;
-    expect(summary.descriptor.id).toBe('sample');
-    expect(summary.hasKey).toEqual({ full: true, dev: true });
-    expect(summary.counts.reduce((n, c) => n + c.count, 0)).toBe(files.full.length + files.dev.length);
-    expect(summary.submissions.length).toBeGreaterThan(0);
-    expect(summary.files.find((f) => f.path === 'docs.parquet')?.status).toBe('deferred');
+      // A good release still replaces it.
+      const mini = await api.load({ kind: 'url', base: await serve(path.join(root, 'test/fixtures/mini-release')) });
+      expect(mini.ok).toBe(true);
+      expect(api.summary()?.descriptor.id).not.toBe(sample.descriptor.id);
+    },
+  );
+});
+
+describe('a release URL that never answers', () => {
+  it('fails with a clear message after the timeout', { timeout: 60_000 }, async () => {
+    const hung = await hungServer();
+    const started = Date.now();
+    const outcome = await service(500).load({ kind: 'url', base: hung });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(outcome.ok).toBe(false);
+    expect(!outcome.ok && outcome.error).toContain(`${hung}release.json: no answer from the server in 0.5 s`);
   });
 
-  it('finds tasks by free text through the search index, and by a pasted task id', async () => {
-    const target = files.full[3]!;
-    const word = target.question.split(/\W+/).filter((w) => w.length > 6)[0]!;
-    const page = await explorer.taskPage({ text: word }, byRow, 0, 500);
-    const expected = [...files.full, ...files.dev].filter((t) =>
-      [t.question, t.answer ?? '', ...(t.items ?? []).map((i) => i.item)].some((s) =>
-        s.toLowerCase().includes(word.toLowerCase()),
-      ),
-    );
-    expect(page.rows.map((r) => r.task_id)).toContain(target.task_id);
-    expect(page.total).toBeGreaterThanOrEqual(new Set(expected.map((t) => t.task_id)).size);
-    expect(page.total).toBe(page.rows.length);
-    const byId = await explorer.taskRows({ text: target.task_id }, byRow, 0, 10);
-    expect(byId.rows.map((r) => r.task_id)).toEqual([target.task_id]);
-    expect(await explorer.taskIds({ text: target.task_id }, byRow)).toEqual([target.task_id]);
-    const neighbours = await explorer.taskNeighbours({ text: word }, byRow, target.task_id, 'full');
-    expect(neighbours.total).toBe(page.total);
+  it('a new load cancels it at once instead of queueing behind it', { timeout: 120_000 }, async () => {
+    const api = service(); // the default 20 s timeout
+    const hung = api.load({ kind: 'url', base: await hungServer() });
+    const started = Date.now();
+    const sample = await api.load({ kind: 'url', base: await serve(sampleDir) });
+    expect(sample.ok).toBe(true);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(await hung).toEqual({ ok: false, error: 'Cancelled: another release started loading.', cancelled: true });
+    expect((await api.taskPage({}, { by: 'row_no', desc: false }, 0, 5)).total).toBeGreaterThan(0);
   });
 
-  it('reads a document text from docs.parquet by row, and its chunks from chunks.parquet', async () => {
-    const docId = files.full[0]!.gold_docs[0]!;
-    const text = await explorer.docText(docId);
-    expect(text).toMatch(/\S/);
-    const chunks = await explorer.chunks(docId);
-    expect(chunks!.length).toBeGreaterThan(0);
-    expect(chunks!.every((c) => c.doc_id === docId)).toBe(true);
-    expect(text).toContain(chunks![0]!.text.slice(0, 40));
-    expect(await explorer.docText('NOPE')).toBeUndefined();
-    expect(await explorer.chunks('NOPE')).toEqual([]);
-    expect((await explorer.docDetail(docId)).row?.doc_id).toBe(docId);
-  });
-
-  it('answers the build-log, entity and card questions', async () => {
-    const rejected = files.rejected[0]!;
-    const candidateWord = files.candidates
-      .find((c) => c.task_id === rejected.task_id)!
-      .question.split(/\W+/)
-      .filter((w) => w.length > 6)[0]!;
-    const hits = await explorer.rejections({ text: candidateWord }, 0, 500);
-    expect(hits.rows.map((r) => r.task_id)).toContain(rejected.task_id);
-    expect((await explorer.rejections({}, 0, 1)).total).toBe(files.rejected.length + files.dropped.length);
-    expect((await explorer.candidate(rejected.task_id))?.outcome?.reason).toBe(rejected.reason);
-    expect((await explorer.funnel()).length).toBeGreaterThan(0);
-    expect((await explorer.entities(false)).length).toBeGreaterThanOrEqual(Object.keys(files.targets).length);
-    expect((await explorer.stats()).candidates).toBe(files.candidates.length);
-    expect((await explorer.taskDetail(files.dev[0]!.task_id, 'dev'))?.split).toBe('dev');
-    expect((await explorer.docs([files.docs[0]!.doc_id])).map((d) => d.doc_id)).toEqual([files.docs[0]!.doc_id]);
-    expect((await explorer.entityTasks(Object.keys(files.targets)[0]!)).entity?.kind).toBe('target');
-  });
-
-  it('refuses a release whose pinned file changed, naming the file, and keeps the loaded one', async () => {
-    const outcome = await explorer.load(
-      pickedFolder(sampleDir, (file, bytes) =>
-        file === 'full/questions.jsonl' ? bytes.map((b, i) => (i === 10 ? b ^ 1 : b)) : bytes,
-      ),
-    );
-    expect(outcome).toMatchObject({ ok: false, file: 'full/questions.jsonl' });
-    expect(explorer.summary()?.descriptor.id).toBe('sample');
-    expect((await explorer.taskRows({}, byRow, 0, 1)).total).toBe(files.full.length + files.dev.length);
+  it('a hung load in flight leaves the shown release answering', { timeout: 120_000 }, async () => {
+    const api = service();
+    await loadShown(api, await serve(sampleDir));
+    const hung = api.load({ kind: 'url', base: await hungServer() });
+    const page = await api.taskPage({}, { by: 'row_no', desc: false }, 0, 5);
+    expect(page.total).toBeGreaterThan(0);
+    expect((await api.funnel()).length).toBeGreaterThan(0);
+    const next = await api.load({ kind: 'url', base: await serve(path.join(root, 'test/fixtures/mini-release')) });
+    expect(next.ok).toBe(true);
+    expect(await hung).toMatchObject({ ok: false, cancelled: true });
   });
 });

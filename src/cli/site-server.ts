@@ -1,0 +1,66 @@
+/**
+ * The built site as `npm start` serves it: dist/ with the build's .br/.gz copies, a year of
+ * caching for hashed assets and revalidation for the rest, ranges for parquet, and
+ * directory index pages (/embed/). Benches and end-to-end tests start the same server.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { cacheLifetime, siteHeaders } from './site-headers.ts';
+import { serveStatic, type ServedEntry } from './static-files.ts';
+
+export interface SiteServerOptions {
+  root: string;
+  port?: number;
+  host?: string;
+  /** False serves every file as it is (the design before issue 12, for the bench's comparison). */
+  precompressed?: boolean;
+  /** Extra folders, e.g. a release at /bench/v1.0/ (mounted before the site). */
+  mounts?: Array<{ prefix: string; root: string }>;
+  onServed?: (entry: ServedEntry) => void;
+}
+
+export interface SiteServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startSiteServer(options: SiteServerOptions): Promise<SiteServer> {
+  const root = path.resolve(options.root);
+  const precompressed = options.precompressed ?? true;
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.statusCode = 405;
+      res.setHeader('Allow', 'GET, HEAD');
+      res.end();
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname.endsWith('/')) req.url = `${url.pathname}index.html${url.search}`;
+    for (const mount of options.mounts ?? []) {
+      if (serveStatic(mount.root, mount.prefix, req, res, { precompressed, onServed: options.onServed })) return;
+    }
+    serveStatic(root, '/', req, res, {
+      precompressed,
+      cacheControl: precompressed ? cacheLifetime : () => 'no-cache',
+      headers: siteHeaders,
+      onServed: options.onServed,
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? 'localhost', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? 'localhost'}:${port}/`,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,303 @@
+/**
+ * The task queries of queries.ts answered from memory, so that the first page of tasks and a
+ * task opened by permalink show as soon as questions.jsonl and tasks.jsonl are parsed, before
+ * DuckDB has started. Every answer equals the SQL one (test/unit/core/explorer/task-store.test.ts
+ * runs both over the same releases): the same facet buckets, NULL handling, orders and ties.
+ */
+import type { GoldItem, PoolEntry, Provenance } from '../release/types.ts';
+import type { DocsIndex } from './docs-index.ts';
+import {
+  TASK_FACETS,
+  TASK_SORTS,
+  type DocRow,
+  type FacetCount,
+  type TaskDetail,
+  type TaskFacet,
+  type TaskFilter,
+  type TaskListRow,
+  type TaskNeighbours,
+  type TaskOrder,
+  type TaskPage,
+} from './queries.ts';
+import { compareText, sourceQualityOf, type TaskRecord, type TaskTables } from './task-records.ts';
+import type { TaskType } from '../release/types.ts';
+
+/** A filter whose free text is already resolved to the `split:task_id` keys of the search hits. */
+export interface StoreFilter extends Omit<TaskFilter, 'hitsTable' | 'text'> {
+  hits?: ReadonlySet<string>;
+}
+
+type Row = TaskRecord;
+
+/** FACET_EXPR of queries.ts, value by value. */
+const FACET_VALUE: Record<TaskFacet, (r: Row) => string | null> = {
+  split: (r) => r.split,
+  type: (r) => r.type,
+  n_gold: (r) => (r.n_gold === null ? 'no key' : r.n_gold >= 10 ? '10+' : String(r.n_gold)),
+  pool_size: (r) =>
+    r.pool_size === null
+      ? 'none'
+      : r.pool_size < 20
+        ? '<20'
+        : r.pool_size < 30
+          ? '20-29'
+          : r.pool_size < 50
+            ? '30-49'
+            : '50+',
+  source_quality: (r) => r.source_quality ?? 'n/a',
+  target_entity: (r) => r.target_entity,
+  salience: (r) => (r.salience === null ? null : String(r.salience)),
+};
+
+/** TRY_CAST(value AS INTEGER): digits with an optional sign and surrounding spaces, else NULL. */
+function tryInt(value: string): number | null {
+  return /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : null;
+}
+
+/** FACET_ORDER of queries.ts: a number per value (NULLS LAST), then the value. */
+const FACET_RANK: Partial<Record<TaskFacet, (value: string) => number | null>> = {
+  n_gold: (v) => (v === 'no key' ? 99 : v === '10+' ? 10 : tryInt(v)),
+  pool_size: (v) => ({ '<20': 0, '20-29': 1, '30-49': 2, '50+': 3 })[v] ?? 9,
+  salience: tryInt,
+};
+
+const LIST_KEYS = [
+  'task_id',
+  'split',
+  'row_no',
+  'type',
+  'question',
+  'answer',
+  'has_key',
+  'n_gold',
+  'n_items',
+  'pool_size',
+  'salience',
+  'target_entity',
+  'source_quality',
+] as const;
+
+function listRow(r: Row): TaskListRow {
+  const out: Record<string, unknown> = {};
+  for (const k of LIST_KEYS) out[k] = r[k];
+  return out as unknown as TaskListRow;
+}
+
+function compareValues(a: string | number | boolean | null, b: string | number | boolean | null): number {
+  if (typeof a === 'string' && typeof b === 'string') return compareText(a, b);
+  return a === b ? 0 : (a as number) < (b as number) ? -1 : 1;
+}
+
+const JUDGEMENT_RANK: Record<string, number> = { supports: 0, partial: 1 };
+
+export class TaskStore {
+  /** Records with their source quality filled once the corpus is known. */
+  private readonly rows: Row[];
+  private qualityKnown: boolean;
+  private readonly sourcesOf = new Map<string, string[]>();
+
+  /** `hasCorpus`: the release has documents, so source quality waits for setDocQualities. */
+  constructor(tables: TaskTables, hasCorpus: boolean) {
+    this.rows = tables.tasks.map((r) => ({ ...r }));
+    this.qualityKnown = !hasCorpus;
+    for (const s of tables.sources) {
+      const key = `${s.split}:${s.task_id}`;
+      this.sourcesOf.set(key, [...(this.sourcesOf.get(key) ?? []), s.doc_id]);
+    }
+  }
+
+  get size(): number {
+    return this.rows.length;
+  }
+
+  /** Source quality of every task, from the quality of every corpus document (the docs table). */
+  setDocQualities(docs: ReadonlyArray<Pick<DocRow, 'doc_id' | 'quality'>>): void {
+    const quality = new Map<string, Array<string | null>>();
+    for (const d of docs) quality.set(d.doc_id, [...(quality.get(d.doc_id) ?? []), d.quality ?? null]);
+    for (const r of this.rows) {
+      const ids = this.sourcesOf.get(`${r.split}:${r.task_id}`) ?? [];
+      r.source_quality = sourceQualityOf(ids.flatMap((id) => quality.get(id) ?? []));
+    }
+    this.qualityKnown = true;
+  }
+
+  /** Whether a filter (and the facets) can be answered without DuckDB. */
+  canAnswer(filter: StoreFilter = {}): boolean {
+    return this.qualityKnown || !(filter.source_quality && filter.source_quality.length > 0);
+  }
+
+  get facetsKnown(): boolean {
+    return this.qualityKnown;
+  }
+
+  private matches(filter: StoreFilter, except?: TaskFacet): (r: Row) => boolean {
+    const tests: Array<(r: Row) => boolean> = [];
+    for (const facet of TASK_FACETS) {
+      const values = filter[facet];
+      if (facet === except || !values || values.length === 0) continue;
+      const set = new Set(values);
+      const value = FACET_VALUE[facet];
+      tests.push((r) => {
+        const v = value(r);
+        return v !== null && set.has(v);
+      });
+    }
+    if (filter.hits) {
+      const hits = filter.hits;
+      const text = filter.hitsText ?? '';
+      tests.push((r) => hits.has(`${r.split}:${r.task_id}`) || r.task_id === text);
+    }
+    if (filter.ids) {
+      const ids = new Set(filter.ids);
+      tests.push((r) => ids.has(r.task_id));
+    }
+    return (r) => tests.every((t) => t(r));
+  }
+
+  /** ORDER BY <by> ASC|DESC NULLS LAST, split, row_no (stable for equal keys, as rows are in table order). */
+  private sorted(filter: StoreFilter, sort: TaskOrder): Row[] {
+    const by = (TASK_SORTS as readonly string[]).includes(sort.by) ? sort.by : 'row_no';
+    const dir = sort.desc ? -1 : 1;
+    return this.rows.filter(this.matches(filter)).sort((a, b) => {
+      const x = a[by];
+      const y = b[by];
+      if (x === null || y === null) {
+        if (x !== y) return x === null ? 1 : -1;
+      } else {
+        const c = compareValues(x, y);
+        if (c !== 0) return c * dir;
+      }
+      return compareText(a.split, b.split) || a.row_no - b.row_no;
+    });
+  }
+
+  taskRows(
+    filter: StoreFilter,
+    sort: TaskOrder,
+    offset: number,
+    limit: number,
+  ): { rows: TaskListRow[]; total: number } {
+    const all = this.sorted(filter, sort);
+    const start = Math.max(0, offset);
+    const rows = all.slice(start, start + Math.max(0, Math.min(limit, 10_000))).map(listRow);
+    return { rows, total: all.length };
+  }
+
+  taskFacets(filter: StoreFilter): Record<TaskFacet, FacetCount[]> {
+    const facets = {} as Record<TaskFacet, FacetCount[]>;
+    for (const facet of TASK_FACETS) {
+      const counts = new Map<string, number>();
+      const value = FACET_VALUE[facet];
+      for (const r of this.rows.filter(this.matches(filter, facet))) {
+        const v = value(r);
+        if (v !== null) counts.set(v, (counts.get(v) ?? 0) + 1);
+      }
+      const rank = FACET_RANK[facet];
+      facets[facet] = [...counts]
+        .map(([v, count]) => ({ value: v, count }))
+        .sort((a, b) => {
+          if (rank) {
+            const x = rank(a.value);
+            const y = rank(b.value);
+            if (x !== y) {
+              if (x === null) return 1;
+              if (y === null) return -1;
+              return x - y;
+            }
+          } else if (a.count !== b.count) return b.count - a.count;
+          return compareText(a.value, b.value);
+        });
+    }
+    return facets;
+  }
+
+  taskPage(filter: StoreFilter, sort: TaskOrder, offset: number, limit: number): TaskPage {
+    return { ...this.taskRows(filter, sort, offset, limit), facets: this.taskFacets(filter) };
+  }
+
+  taskNeighbours(filter: StoreFilter, sort: TaskOrder, taskId: string, split: string): TaskNeighbours {
+    const list = this.sorted(filter, sort);
+    const total = list.length;
+    const at = list.findIndex((r) => r.task_id === taskId && r.split === split);
+    if (at < 0) return { total };
+    const pick = (r: Row | undefined) => (r ? { task_id: r.task_id, split: r.split } : undefined);
+    return { position: at + 1, total, prev: pick(list[at - 1]), next: pick(list[at + 1]) };
+  }
+
+  /** Per split and type, in first-seen order (first_row as the SQL answer carries it). */
+  countsBySplitType(): Array<{ split: string; type: TaskType; count: number; first_row: number }> {
+    const groups = new Map<string, { split: string; type: TaskType; count: number; first: number }>();
+    for (const r of this.rows) {
+      const key = JSON.stringify([r.split, r.type]);
+      const g = groups.get(key);
+      if (g) {
+        g.count++;
+        g.first = Math.min(g.first, r.row_no);
+      } else groups.set(key, { split: r.split, type: r.type as TaskType, count: 1, first: r.row_no });
+    }
+    return [...groups.values()]
+      .sort((a, b) => compareText(a.split, b.split) || a.first - b.first)
+      .map(({ split, type, count, first }) => ({ split, type, count, first_row: first }));
+  }
+
+  /** The record taskDetail starts from: `WHERE task_id = ? [AND split = ?] ORDER BY split DESC LIMIT 1`. */
+  record(taskId: string, split?: string): TaskRecord | undefined {
+    const hits = this.rows.filter(
+      (r) => r.task_id === taskId && (split === undefined || split === '' || r.split === split),
+    );
+    return hits.sort((a, b) => compareText(b.split, a.split))[0];
+  }
+
+  /**
+   * One task with its documents. `docs` answers the gold and source rows; `pool` is the pool
+   * file's entries (undefined when the release has none or they are not read: an empty list).
+   */
+  async taskDetail(
+    taskId: string,
+    split: string | undefined,
+    docs: DocsIndex | undefined,
+    pool: readonly PoolEntry[] | undefined,
+  ): Promise<TaskDetail | undefined> {
+    const row = this.record(taskId, split);
+    if (!row) return undefined;
+    const parse = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
+    const { items_json, gold_docs_json, source_doc_ids_json, provenance_json, ...rest } = row;
+    const gold = parse<string[]>(gold_docs_json);
+    const sources = parse<string[]>(source_doc_ids_json);
+    const mine = (pool ?? []).filter((p) => p.task_id === taskId);
+    const [gold_doc_rows, source_doc_rows, poolDocs] = await Promise.all([
+      gold && gold.length && docs ? docs.rows(gold) : [],
+      sources && sources.length && docs ? docs.rows(sources) : [],
+      mine.length && docs ? docs.rows(mine.map((p) => p.doc_id)) : [],
+    ]);
+    const qualities = new Map<string, Array<string | null>>();
+    for (const d of poolDocs) qualities.set(d.doc_id, [...(qualities.get(d.doc_id) ?? []), d.quality ?? null]);
+    const poolRows = mine
+      .flatMap((p) =>
+        (qualities.get(p.doc_id) ?? [null]).map((quality) => ({
+          doc_id: p.doc_id,
+          judgement: p.judgement as string,
+          from: [...p.from],
+          quality,
+        })),
+      )
+      .sort(
+        (a, b) =>
+          (JUDGEMENT_RANK[a.judgement] ?? 2) - (JUDGEMENT_RANK[b.judgement] ?? 2) || compareText(a.doc_id, b.doc_id),
+      );
+    if (docs && !this.qualityKnown) {
+      // An embed reads only the rows it shows: the quality of this task's sources is known from them.
+      rest.source_quality = sourceQualityOf(source_doc_rows.map((d) => d.quality ?? null));
+    }
+    return {
+      ...rest,
+      items: parse<GoldItem[]>(items_json),
+      gold_docs: gold,
+      source_doc_ids: sources,
+      provenance: parse<Provenance>(provenance_json),
+      gold_doc_rows,
+      source_doc_rows,
+      pool: poolRows,
+    } as TaskDetail;
+  }
+}

@@ -1,0 +1,82 @@
+import type { AsyncBuffer } from 'hyparquet';
+import { planRelease } from '../release/plan.ts';
+import type { PlannedFile } from '../release/layout.ts';
+import type { ReleaseSource } from '../release/source.ts';
+
+/**
+ * A release source that reads each file once while a release loads in steps (the first files,
+ * then the rest): later steps get the bytes the earlier ones fetched. `forget()` drops them
+ * once the load is complete.
+ */
+export class CachingSource implements ReleaseSource {
+  private reads = new Map<string, Promise<Uint8Array | undefined>>();
+  private opens = new Map<string, Promise<AsyncBuffer | undefined>>();
+
+  constructor(private readonly inner: ReleaseSource) {}
+
+  get label(): string {
+    return this.inner.label;
+  }
+
+  list(): readonly string[] | undefined {
+    return this.inner.list();
+  }
+
+  read(path: string): Promise<Uint8Array | undefined> {
+    let bytes = this.reads.get(path);
+    if (!bytes) {
+      bytes = this.inner.read(path);
+      // A failed read is tried again by the next step rather than failing it from the cache.
+      bytes.catch(() => this.reads.delete(path));
+      this.reads.set(path, bytes);
+    }
+    return bytes;
+  }
+
+  open(path: string): Promise<AsyncBuffer | undefined> {
+    let file = this.opens.get(path);
+    if (!file) {
+      file = this.inner.open(path).then((f) => f && rangeCache(f));
+      file.catch(() => this.opens.delete(path));
+      this.opens.set(path, file);
+    }
+    return file;
+  }
+
+  /**
+   * Starts reading the planned files `select` accepts, all at once, so that the loader (which
+   * reads one file after another) finds them arriving instead of asking for each in turn.
+   * Parquet files are opened (HEAD), not read. Errors are left for the loader to report.
+   */
+  async prefetch(select: (file: PlannedFile) => boolean, source: ReleaseSource = this): Promise<void> {
+    const { plan, root } = await planRelease(source);
+    for (const f of plan.filter(select)) {
+      const path = `${root}${f.path}`;
+      if (f.path.endsWith('.parquet')) this.open(path).catch(() => undefined);
+      else this.read(path).catch(() => undefined);
+    }
+  }
+
+  /** Frees the whole files read so far (parquet files stay open for range reads). */
+  forget(): void {
+    this.reads = new Map();
+  }
+}
+
+/** Each byte range is fetched once (hyparquet asks for the same footer and column chunks again). */
+function rangeCache(file: AsyncBuffer): AsyncBuffer {
+  const ranges = new Map<string, Promise<ArrayBuffer>>();
+  return {
+    byteLength: file.byteLength,
+    slice(start, end) {
+      const key = `${start},${end ?? file.byteLength}`;
+      let bytes = ranges.get(key);
+      if (!bytes) {
+        bytes = Promise.resolve(file.slice(start, end));
+        bytes.catch(() => ranges.delete(key));
+        ranges.set(key, bytes);
+      }
+      return bytes;
+    },
+  };
+}

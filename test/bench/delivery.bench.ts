@@ -1,0 +1,297 @@
+/**
+ * Delivery bench (issue 12), both designs side by side in one run:
+ * - now: the design before issue 12 (engines first: DuckDB and every file before the first
+ *   view, all three rankings on a task page, DuckDB in embeds), files sent as they are, no
+ *   service worker;
+ * - after: first views from the small files, engines on demand, embeds without engines,
+ *   precompressed files with long cache lifetimes, the service worker.
+ * Same build, same server code; "now" sets the app's engines-first flag in every frame and
+ * serves without the .br/.gz copies.
+ *
+ * Prints bytes (exact: response bodies as sent, counted by the server, for the requests that
+ * arrived before the view was on screen) and times (navigation to the element in the page;
+ * median and range of the runs). Needs a build: `npx vite build`, then
+ * `npx tsx test/bench/delivery.bench.ts [--runs 3]`.
+ */
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { precompressFolder } from '../../src/cli/vite-delivery.ts';
+import { chromiumLaunchOptions } from '../e2e/find-browser.ts';
+import { projectRoot, startStaticServer, v10Dir } from '../e2e/support.ts';
+import {
+  startMeasuredServer,
+  visibleAt,
+  waitVisible,
+  watchVisible,
+  type MeasuredServer,
+} from '../support/first-view.ts';
+
+type Design = 'now' | 'after';
+const DESIGNS: Design[] = ['now', 'after'];
+const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
+const dist = path.join(projectRoot, 'dist');
+const ORT_WASM = /ort-wasm[^/]*\.wasm/;
+
+const MARKS = {
+  tasks: '[data-testid="task-row"]',
+  gold: '[data-testid="gold-doc"]',
+  goldText: '[data-testid="gold-doc"] [data-testid="doc-text"]',
+  bm25: '[data-testid="task-rankings"] [data-testid="results-bm25"] [data-testid="result-row"]',
+};
+
+interface Sample {
+  bytes: number;
+  ms: number;
+}
+
+interface TaskLine {
+  task_id: string;
+  type: string;
+  gold_docs: string[];
+}
+
+function sampleTasks(): TaskLine[] {
+  return readFileSync(path.join(projectRoot, 'static-data/sample/full/tasks.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as TaskLine)
+    .filter((t) => t.gold_docs.length > 0);
+}
+
+async function newContext(browser: Browser, design: Design): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  if (design === 'now') {
+    await context.addInitScript(() => {
+      (globalThis as { EBX_ENGINES_FIRST?: boolean }).EBX_ENGINES_FIRST = true;
+    });
+  }
+  await watchVisible(context, MARKS);
+  return context;
+}
+
+/** Waits until the page is idle on the server side: nothing served for `quietMs`. */
+async function settle(site: MeasuredServer, quietMs = 1500, maxMs = 120_000): Promise<void> {
+  const started = Date.now();
+  let last = site.served.length;
+  let since = Date.now();
+  while (Date.now() - started < maxMs) {
+    await new Promise((r) => setTimeout(r, 100));
+    if (site.served.length !== last) {
+      last = site.served.length;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) return;
+  }
+}
+
+async function measure(page: Page, site: MeasuredServer, url: string, marks: string[], frames = 1): Promise<Sample> {
+  site.reset();
+  const start = Date.now();
+  await page.goto(url);
+  for (const m of marks) await waitVisible(page, m, frames);
+  const at = Math.max(...(await Promise.all(marks.map((m) => visibleAt(page, m, frames)))));
+  return { bytes: site.bytesUntil(at), ms: at - start };
+}
+
+/** One site per design, the v1.0 files mounted beside it (compressed for "after" like the site). */
+async function startSites(): Promise<Record<Design, MeasuredServer> & { v10: boolean }> {
+  const v10 = existsSync(v10Dir);
+  let compressedV10 = '';
+  if (v10) {
+    compressedV10 = path.join(mkdtempSync(path.join(os.tmpdir(), 'ebx-delivery-')), 'v1.0');
+    cpSync(v10Dir, compressedV10, { recursive: true });
+    await precompressFolder(compressedV10, path.join(projectRoot, 'node_modules/.cache/ebx-precompress'));
+  }
+  const now = await startMeasuredServer({
+    root: dist,
+    precompressed: false,
+    mounts: v10 ? [{ prefix: '/bench/v1.0/', root: v10Dir }] : [],
+  });
+  const after = await startMeasuredServer({
+    root: dist,
+    precompressed: true,
+    mounts: v10 ? [{ prefix: '/bench/v1.0/', root: compressedV10 }] : [],
+  });
+  return { now, after, v10 };
+}
+
+function hostPage(site: string, taskIds: string[]): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-delivery-host-'));
+  const elements = taskIds
+    .map((id) => `<epstein-bench-task task-id="${id}" split="full"></epstein-bench-task><p>Text between embeds.</p>`)
+    .join('\n');
+  writeFileSync(
+    path.join(dir, 'page.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Embeds</title></head><body>
+${elements}
+<script src="${site}embed.js"></script></body></html>`,
+  );
+  return dir;
+}
+
+interface Row {
+  label: string;
+  goal: string;
+  values: Record<Design, Sample[]>;
+  show: 'bytes' | 'ms';
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(path.join(dist, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build` first');
+  const sites = await startSites();
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  const tasks = sampleTasks();
+  const rows: Row[] = [];
+  const row = (label: string, goal: string, show: Row['show']) => {
+    const r: Row = { label, goal, show, values: { now: [], after: [] } };
+    rows.push(r);
+    return r;
+  };
+  const sampleBytesCold = row('tasks table (sample, cold): bytes', '< 1.5 MB', 'bytes');
+  const sampleMsCold = row('tasks table (sample, cold): visible', '< 1 s', 'ms');
+  const sampleBytesWarm = row('tasks table (sample, warm): bytes', '', 'bytes');
+  const sampleMsWarm = row('tasks table (sample, warm): visible', '', 'ms');
+  const v10BytesCold = row('tasks table (v1.0 files, cold): bytes', '', 'bytes');
+  const v10MsCold = row('tasks table (v1.0 files, cold): visible', '', 'ms');
+  const v10BytesWarm = row('tasks table (v1.0 files, warm): bytes', '', 'bytes');
+  const v10MsWarm = row('tasks table (v1.0 files, warm): visible', '', 'ms');
+  const oneBytes = row('one embedded task: bytes', '< 600 KB', 'bytes');
+  const oneMs = row('one embedded task: visible', '< 0.8 s', 'ms');
+  const fiveBytes = row('five embedded tasks: bytes', '< 1 MB', 'bytes');
+  const fiveMs = row('five embedded tasks: visible', '', 'ms');
+  const taskBytes = row('task page: gold documents + BM25 ranking: bytes', '', 'bytes');
+  const taskMs = row('task page: gold documents + BM25 ranking: visible', '< 1 s', 'ms');
+  const ortBytes = row('onnxruntime wasm downloaded by a task page (no dense asked)', 'never', 'bytes');
+
+  try {
+    for (let run = 0; run < runs; run++) {
+      for (const design of DESIGNS) {
+        const site = sites[design];
+        // The tasks table, cold then warm (same browser profile, a new tab).
+        const context = await newContext(browser, design);
+        const page = await context.newPage();
+        sampleBytesCold.values[design].push(await measure(page, site, site.url, ['tasks']));
+        sampleMsCold.values[design].push(sampleBytesCold.values[design].at(-1)!);
+        await settle(site);
+        await page.close();
+        const warm = await context.newPage();
+        const w = await measure(warm, site, site.url, ['tasks']);
+        sampleBytesWarm.values[design].push(w);
+        sampleMsWarm.values[design].push(w);
+        await context.close();
+
+        if (sites.v10) {
+          const ctx = await newContext(browser, design);
+          const p = await ctx.newPage();
+          const url = `${site.url}?release=${encodeURIComponent(`${site.url}bench/v1.0/`)}`;
+          const cold = await measure(p, site, url, ['tasks']);
+          v10BytesCold.values[design].push(cold);
+          v10MsCold.values[design].push(cold);
+          await settle(site);
+          await p.close();
+          const p2 = await ctx.newPage();
+          const again = await measure(p2, site, url, ['tasks']);
+          v10BytesWarm.values[design].push(again);
+          v10MsWarm.values[design].push(again);
+          await ctx.close();
+        }
+
+        // Embeds: a host page on another origin with one, then five tasks (cold each time).
+        for (const [n, bytesRow, msRow] of [
+          [1, oneBytes, oneMs],
+          [5, fiveBytes, fiveMs],
+        ] as const) {
+          const dir = hostPage(
+            site.url,
+            tasks.slice(0, n).map((t) => t.task_id),
+          );
+          const host = await startStaticServer(dir);
+          const ctx = await newContext(browser, design);
+          const p = await ctx.newPage();
+          const s = await measure(p, site, `${host.url}page.html`, ['gold'], n);
+          bytesRow.values[design].push(s);
+          msRow.values[design].push(s);
+          await ctx.close();
+          await host.close();
+        }
+
+        // A task page by permalink (cold): gold documents with text, and the BM25 ranking.
+        const ctx = await newContext(browser, design);
+        const p = await ctx.newPage();
+        const t = tasks[3]!;
+        const s = await measure(p, site, `${site.url}?view=task&task=${t.task_id}&split=full`, ['goldText', 'bm25']);
+        taskBytes.values[design].push(s);
+        taskMs.values[design].push(s);
+        await settle(site);
+        const ort = site.served.filter((e) => ORT_WASM.test(e.url)).reduce((sum, e) => sum + e.bytes, 0);
+        ortBytes.values[design].push({ bytes: ort, ms: 0 });
+        await ctx.close();
+      }
+      process.stderr.write(`run ${run + 1}/${runs} done\n`);
+    }
+  } finally {
+    await browser.close();
+    await sites.now.close();
+    await sites.after.close();
+  }
+  print(rows.filter((r) => r.values.now.length > 0));
+  printArtifacts();
+}
+
+const fmtBytes = (n: number) => `${n.toLocaleString('en')} B`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function cell(row: Row, design: Design): string {
+  const samples = row.values[design];
+  if (row.show === 'bytes') {
+    const all = new Set(samples.map((s) => s.bytes));
+    const first = samples[0]!.bytes;
+    if (row.goal === 'never') return first === 0 ? 'no' : `yes, ${fmtBytes(first)}`;
+    return all.size === 1
+      ? fmtBytes(first)
+      : `${fmtBytes(median(samples.map((s) => s.bytes)))} (varies: ${[...all].map(fmtBytes).join(' / ')})`;
+  }
+  const ms = samples.map((s) => s.ms);
+  return `${median(ms).toLocaleString('en')} ms (${Math.min(...ms)}–${Math.max(...ms)})`;
+}
+
+function print(rows: Row[]): void {
+  const header = ['measure', 'now (engines first)', 'after', 'goal'];
+  const table = rows.map((r) => [r.label, cell(r, 'now'), cell(r, 'after'), r.goal]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(`delivery, Chromium, localhost, ${runs} run(s): bytes exact, times median (min–max)`);
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const t of table) console.log(line(t));
+}
+
+/** The build's main files with their precompressed sizes. */
+function printArtifacts(): void {
+  const files = walk(path.join(dist, 'assets'))
+    .concat(['index.html', 'embed/index.html', 'embed.js', 'sw.js'].map((f) => path.join(dist, f)))
+    .filter((f) => !/\.(br|gz)$/.test(f));
+  const size = (f: string) => (existsSync(f) ? statSync(f).size : undefined);
+  const rows = files
+    .map((f) => ({ name: path.relative(dist, f), raw: size(f)!, gz: size(`${f}.gz`), br: size(`${f}.br`) }))
+    .sort((a, b) => b.raw - a.raw);
+  console.log('\nbuild artifacts (dist/, bytes): raw / gzip / brotli');
+  for (const r of rows) {
+    console.log(
+      `${r.name.padEnd(58)} ${r.raw.toLocaleString('en').padStart(12)} ${(r.gz ?? r.raw).toLocaleString('en').padStart(12)} ${(r.br ?? r.raw).toLocaleString('en').padStart(12)}`,
+    );
+  }
+  const total = (k: 'raw' | 'gz' | 'br') => rows.reduce((s, r) => s + (r[k] ?? r.raw), 0);
+  console.log(
+    `${'total'.padEnd(58)} ${total('raw').toLocaleString('en').padStart(12)} ${total('gz').toLocaleString('en').padStart(12)} ${total('br').toLocaleString('en').padStart(12)}`,
+  );
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
+}
+
+await main();

@@ -1,0 +1,148 @@
+/**
+ * What `npm start` sends: the build's precompressed copies with Content-Encoding (never for a
+ * range), validators and 304s, a year of caching for hashed assets and revalidation for the
+ * rest, the uncompressed length on HEAD for range-read files, and index pages of folders.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSiteServer, type SiteServer } from '../../../src/cli/site-server.ts';
+import type { ServedEntry } from '../../../src/cli/static-files.ts';
+import { precacheList } from '../../../src/cli/vite-delivery.ts';
+
+let site: SiteServer;
+const served: ServedEntry[] = [];
+const script = 'export const x = 1;\n'.repeat(200);
+const parquet = Buffer.alloc(5000, 7);
+
+beforeAll(async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'ebx-site-'));
+  mkdirSync(path.join(root, 'assets'));
+  mkdirSync(path.join(root, 'embed'));
+  mkdirSync(path.join(root, 'static-data'));
+  writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>app</title>');
+  writeFileSync(path.join(root, 'embed/index.html'), '<!doctype html><title>embed</title>');
+  writeFileSync(path.join(root, 'assets/main-abc123.js'), script);
+  writeFileSync(path.join(root, 'assets/main-abc123.js.br'), brotliCompressSync(script));
+  writeFileSync(path.join(root, 'assets/main-abc123.js.gz'), gzipSync(script));
+  writeFileSync(path.join(root, 'static-data/docs.parquet'), parquet);
+  site = await startSiteServer({ root, onServed: (e) => served.push(e) });
+});
+afterAll(async () => {
+  await site.close();
+});
+
+/** Raw HTTP (fetch would decode bodies and hide Content-Encoding). */
+function get(
+  urlPath: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(urlPath, site.url), { method, headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('npm start', () => {
+  it('sends the brotli copy to a browser that accepts it, gzip otherwise, the file itself to others', async () => {
+    const br = await get('/assets/main-abc123.js', { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(br.headers['vary']).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(br.body).toString()).toBe(script);
+    expect(Number(br.headers['content-length'])).toBe(br.body.byteLength);
+    expect(br.body.byteLength).toBeLessThan(script.length / 10);
+
+    const gz = await get('/assets/main-abc123.js', { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const plain = await get('/assets/main-abc123.js', { 'Accept-Encoding': 'br;q=0, identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(script);
+  });
+
+  it('keeps hashed assets a year and revalidates everything else', async () => {
+    expect((await get('/assets/main-abc123.js')).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const p of ['/', '/embed/', '/static-data/docs.parquet']) {
+      expect((await get(p)).headers['cache-control'], p).toBe('no-cache');
+    }
+  });
+
+  it('answers a revalidation with 304 and no body', async () => {
+    const first = await get('/index.html');
+    const etag = String(first.headers['etag']);
+    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    const again = await get('/index.html', { 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.byteLength).toBe(0);
+  });
+
+  it('serves ranges from the plain file, and HEAD with its plain length', async () => {
+    const head = await get('/static-data/docs.parquet', { 'Accept-Encoding': 'br' }, 'HEAD');
+    expect(head.headers['content-length']).toBe(String(parquet.byteLength));
+    expect(head.headers['content-encoding']).toBeUndefined();
+    const range = await get('/assets/main-abc123.js', { 'Accept-Encoding': 'br', Range: 'bytes=0-9' });
+    expect(range.status).toBe(206);
+    expect(range.headers['content-encoding']).toBeUndefined();
+    expect(range.headers['content-range']).toBe(`bytes 0-9/${script.length}`);
+    expect(range.body.toString()).toBe(script.slice(0, 10));
+    const tail = await get('/static-data/docs.parquet', { Range: 'bytes=-100' });
+    expect(tail.body.byteLength).toBe(100);
+  });
+
+  it('serves folder index pages, refuses other methods and paths outside the site', async () => {
+    expect((await get('/embed/')).body.toString()).toContain('<title>embed</title>');
+    expect((await get('/index.html', {}, 'POST')).status).toBe(405);
+    expect((await get('/..%2f..%2fetc/passwd')).status).toBe(403);
+    expect((await get('/missing.js')).status).toBe(404);
+  });
+
+  it('tells a listener what went over the wire (the delivery bench counts bytes with it)', async () => {
+    served.splice(0);
+    const br = await get('/assets/main-abc123.js', { 'Accept-Encoding': 'br' });
+    expect(served).toEqual([
+      expect.objectContaining({
+        url: '/assets/main-abc123.js',
+        status: 200,
+        encoding: 'br',
+        bytes: br.body.byteLength,
+      }),
+    ]);
+  });
+});
+
+describe('the service worker precache', () => {
+  it('keeps the app and DuckDB, not static-data, onnxruntime, transformers.js or the MVP DuckDB bundle', () => {
+    const list = precacheList([
+      'index.html',
+      'embed/index.html',
+      'embed.js',
+      'sw.js',
+      'assets/main-1.js',
+      'assets/main-1.js.br',
+      'assets/duckdb-eh-1.wasm',
+      'assets/duckdb-mvp-1.wasm',
+      'assets/duckdb-browser-mvp.worker-1.js',
+      'assets/ort-wasm-simd-threaded.asyncify-1.wasm',
+      'assets/transformers-embedder-1.js',
+      'static-data/releases.json',
+      'static-data/sample/full/tasks.jsonl',
+    ]);
+    expect(list).toEqual([
+      'assets/duckdb-eh-1.wasm',
+      'assets/main-1.js',
+      'embed.js',
+      'embed/index.html',
+      'index.html',
+      'static-data/releases.json',
+    ]);
+  });
+});
