@@ -132,7 +132,7 @@ test.describe('the sample release', () => {
       const n = rejected.filter((r) => stageOf(r.reason) === stage).length;
       await expect(page.getByTestId(`funnel-rejected-${stage}`)).toHaveText(String(n));
     }
-    await expect(page.getByTestId('funnel-rejected-pooled')).toHaveText(String(dropped.length));
+    await expect(page.getByTestId('funnel-rejected-pooling')).toHaveText(String(dropped.length));
     const byTypeStage = rejected.filter(
       (r) => r.type === 'aggregation' && stageOf(r.reason) === 'answerability',
     ).length;

@@ -47,7 +47,7 @@ class ScoreState {
   primary = $state<SlotState>({ busy: false });
   second = $state<SlotState>({ busy: false });
   plan = $state.raw<PlanView | undefined>();
-  cache = $state<{ stored: number; shipped: number }>({ stored: 0, shipped: 0 });
+  cache = $state<{ stored: number; shipped: number; distinct: number }>({ stored: 0, shipped: 0, distinct: 0 });
   cacheMessage = $state<string | undefined>();
   progress = $state.raw<JudgeProgress | undefined>();
   running = $state(false);

@@ -317,8 +317,13 @@ export class ScoreSession {
     set: (key, text) => this.store.set(key, text),
   };
 
-  async cacheInfo(): Promise<{ stored: number; shipped: number }> {
-    return { stored: await this.store.count(), shipped: this.release?.shippedCache.size ?? 0 };
+  /** Replies stored in this browser, shipped with the release, and distinct over both (an import of the shipped cache adds none). */
+  async cacheInfo(): Promise<{ stored: number; shipped: number; distinct: number }> {
+    const shipped = this.release?.shippedCache ?? new Map<string, string>();
+    const stored = await this.store.entries();
+    let storedOnly = 0;
+    for (const [key] of stored) if (!shipped.has(key)) storedOnly++;
+    return { stored: stored.size, shipped: shipped.size, distinct: shipped.size + storedOnly };
   }
 
   async importCache(name: string, blob: Blob): Promise<{ imported: number; skipped: number }> {
