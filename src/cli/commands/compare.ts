@@ -1,10 +1,11 @@
 /**
  * `compare <committed.json> <recomputed.json>`: scripts/compare_scores.py with the CI
- * tolerances of docs/benchmark-spec.md 2.6. Exit 0 when they agree, 1 on a mismatch, 2 usage.
+ * tolerances of docs/benchmark-spec.md 2.6. Exit 0 when they agree, 1 on a mismatch or a file
+ * that cannot be read (as compare_scores.py), 2 usage.
  */
 import { compareScores } from '../../core/scoring/compare.ts';
 import { UsageError, parseArgs } from '../args.ts';
-import { exitCodeOf, readJsonFile } from './score.ts';
+import { InputFileError, exitCodeOf, readJsonFile } from './score.ts';
 
 const USAGE = `usage: npm run cli -- compare <committed.json> <recomputed.json>
 
@@ -12,7 +13,7 @@ Walks both scores.json trees and reports every difference beyond the benchmark C
 tolerances (0.15 per-type and premise_id_rate, 0.02 overall/micro/CI, 1e-6 otherwise;
 judge_errors ignored).
 
-exit codes: 0 the scores agree, 1 mismatch (or unreadable JSON), 2 usage
+exit codes: 0 the scores agree, 1 mismatch (or a missing or unreadable file), 2 usage
 `;
 
 export async function run(args: string[]): Promise<number> {
@@ -36,6 +37,10 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write('scores match (within judge tolerance)\n');
     return 0;
   } catch (error) {
+    if (error instanceof InputFileError) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
     return exitCodeOf(error, USAGE);
   }
 }

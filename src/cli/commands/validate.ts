@@ -25,13 +25,15 @@ import {
 
 const USAGE = `usage: npm run cli -- validate <submission-dir> --tasks <tasks.jsonl>
          --judge-profile <judge-profile.json> --judge-cache <verdicts.json | cache folder>
-         [--manifest manifest.json] [--questions questions.jsonl] [--dataset-version v1.0]
+         [--manifest manifest.json] [--questions questions.jsonl] [--dataset-version V]
 
 Checks a submission folder like the benchmark's CI: metadata.json (system_name, split,
 dataset_version, questions_sha256), the questions hash against the questions file (derived
 from the tasks when --questions is absent) and the manifest pin, predictions.jsonl, a full
 rescoring from the judge cache (no judge errors allowed), and the committed scores.json
-against the recomputed one with the CI tolerances.
+against the recomputed one with the CI tolerances. The expected dataset_version is
+--dataset-version, else the --manifest's "version", else the dataset_version of the release
+the submission sits in (<release>/submissions/<slug>, its release.json), else v1.0.
 
 exit codes: 0 valid, 1 a check failed, 2 usage, 3 a judge call is missing from the cache,
             4 scoring aborted
@@ -45,6 +47,22 @@ async function exists(file: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The dataset version a submission must name when --dataset-version is not given. */
+async function currentVersion(dir: string, manifestPath: string | undefined): Promise<string> {
+  const read = async (file: string): Promise<Record<string, unknown> | undefined> => {
+    try {
+      return JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  };
+  const manifest = manifestPath ? await read(manifestPath) : undefined;
+  if (typeof manifest?.version === 'string') return manifest.version;
+  const descriptor = await read(path.join(dir, '..', '..', 'release.json'));
+  if (typeof descriptor?.dataset_version === 'string') return descriptor.dataset_version;
+  return 'v1.0';
 }
 
 async function questionsSha(questionsFile: string | undefined, tasks: readonly Task[]): Promise<string> {
@@ -75,7 +93,7 @@ export async function run(args: string[]): Promise<number> {
     for (const name of ['tasks', 'judge-profile', 'judge-cache'])
       if (!flags.has(name)) throw new UsageError(`--${name} is required`);
     const dir = positional[0]!;
-    const expectedVersion = flags.get('dataset-version') ?? 'v1.0';
+    const expectedVersion = flags.get('dataset-version') ?? (await currentVersion(dir, flags.get('manifest')));
     const failures: string[] = [];
     const fail = (message: string): number => {
       failures.push(message);

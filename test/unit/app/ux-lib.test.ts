@@ -107,7 +107,7 @@ describe('leaderboard numbers', () => {
 
 describe('per-type interval', () => {
   it('brackets the mean, is reproducible and collapses for constant scores', () => {
-    const values = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? 1 : 0));
+    const values: number[] = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? 1 : 0));
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
     const ci = typeInterval(values)!;
     expect(ci[0]).toBeLessThan(mean);
