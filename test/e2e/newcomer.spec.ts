@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { go, jsonl, openApp, sampleDir, type SampleTask } from './ux-support.ts';
+import { hasShared, SKIP_NO_SHARED, v10Dir } from './support.ts';
+import { go, jsonl, openApp, sampleDir, sidewaysOverflow, type SampleTask } from './ux-support.ts';
 
 const full = jsonl<SampleTask>('full/tasks.jsonl');
 const dev = jsonl<SampleTask>('dev/tasks.jsonl');
@@ -331,4 +332,33 @@ test('retrieval: the run-all table groups the benchmark and trec_eval columns, a
   await expect(page.getByTestId('run-all-scorecard').locator('th.group')).toHaveText(['benchmark', 'trec_eval (-c)']);
   await expect(page.getByTestId('run-all-explain')).toContainText('tie');
   expect(errors).toEqual([]);
+});
+
+test.describe('the real v1.0 files', () => {
+  test.skip(!hasShared, SKIP_NO_SHARED);
+
+  test('retrieval says why it cannot run without indexes; the long task list is usable on a phone', async ({
+    page,
+  }) => {
+    await openApp(page);
+    await page.getByTestId('open-load-dialog').click();
+    await page.getByTestId('pick-folder').setInputFiles(v10Dir);
+    await expect(page.getByTestId('release-title')).toContainText('Epstein Bench v1.0');
+    await expect(page.getByTestId('release-title').getByTestId('fictional-mark')).toHaveCount(0);
+    await expect(page.getByTestId('task-total')).toHaveText('1,038 tasks');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByTestId('task-row').first()).toBeVisible();
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    // The virtualised list scrolls to its end and still shows stacked rows.
+    await page.getByTestId('tasks-scroll').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect(page.locator('[data-row-index="1037"]')).toBeVisible();
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await go(page, '?view=search');
+    await expect(page.getByTestId('run-all-unavailable')).toContainText('no retrieval indexes');
+    await expect(page.getByTestId('run-all-start')).toBeDisabled();
+    await expect(page.getByTestId('run-all-method')).toBeDisabled();
+  });
 });
