@@ -48,6 +48,8 @@ for (const scheme of ['light', 'dark'] as const) {
       await go(page, view.search);
       await expect(view.ready(page)).toBeVisible();
       problems.push(...(await audit(page, view.name)));
+      const headings = await page.locator('h1').count();
+      if (headings !== 1) problems.push(`${view.name}: ${headings} <h1> elements, expected one naming the page`);
     }
     // The leaderboard with a system's full scores open.
     await go(page, '?view=leaderboard');
