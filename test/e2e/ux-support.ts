@@ -73,6 +73,7 @@ export function sampleViews(): ViewCase[] {
       ready: (p) => p.getByTestId('entity-detail').locator('li').first(),
     },
     { name: 'leaderboard', search: '?view=leaderboard', ready: (p) => p.getByTestId('board-row').first() },
+    { name: 'systems', search: '?view=systems', ready: (p) => p.getByTestId('systems-row').first() },
     { name: 'card', search: '?view=card', ready: (p) => p.getByTestId('card-verdict') },
     {
       name: 'search',

@@ -1,11 +1,12 @@
 /**
  * `compare <committed.json> <recomputed.json>`: scripts/compare_scores.py with the CI
- * tolerances of docs/benchmark-spec.md 2.6. Exit 0 when they agree, 1 on a mismatch or a file
- * that cannot be read (as compare_scores.py), 2 usage.
+ * tolerances of docs/benchmark-spec.md 2.6. Exit 0 when they agree, 1 on a mismatch or invalid
+ * JSON, 2 usage or a file that is missing or unreadable (as every command of this CLI).
  */
 import { compareScores } from '../../core/scoring/compare.ts';
 import { UsageError, parseArgs } from '../args.ts';
-import { InputFileError, exitCodeOf, readJsonFile } from './score.ts';
+import { readJsonFile } from '../files.ts';
+import { exitCodeOf } from './score.ts';
 
 const USAGE = `usage: npm run cli -- compare <committed.json> <recomputed.json>
 
@@ -13,7 +14,7 @@ Walks both scores.json trees and reports every difference beyond the benchmark C
 tolerances (0.15 per-type and premise_id_rate, 0.02 overall/micro/CI, 1e-6 otherwise;
 judge_errors ignored).
 
-exit codes: 0 the scores agree, 1 mismatch (or a missing or unreadable file), 2 usage
+exit codes: 0 the scores agree, 1 mismatch (or invalid JSON), 2 usage (or a missing or unreadable file)
 `;
 
 export async function run(args: string[]): Promise<number> {
@@ -37,10 +38,6 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write('scores match (within judge tolerance)\n');
     return 0;
   } catch (error) {
-    if (error instanceof InputFileError) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
     return exitCodeOf(error, USAGE);
   }
 }

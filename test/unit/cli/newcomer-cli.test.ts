@@ -56,11 +56,11 @@ describe('score, compare and validate on the sample, without the report flags', 
     expect(extras).toEqual({ split: 'full', dataset_version: 'v1.0-sample' });
   });
 
-  it('compare exits 1 on a missing file, as its help says', async () => {
+  it('compare exits 2 on a missing file, as its help says', async () => {
     const r = await cli(['compare', path.join(tmp, 'nope.json'), path.join(sub, 'scores.json')]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('nope.json');
-    expect((await cli(['compare', '--help'])).stdout).toMatch(/1 mismatch \(or a missing or unreadable file\)/);
+    expect((await cli(['compare', '--help'])).stdout).toMatch(/2 usage \(or a missing or unreadable file\)/);
   }, 60_000);
 
   it('validate expects the dataset version of the release the submission sits in', async () => {
