@@ -47,7 +47,7 @@ export function checkTable(
         if (!f) return 0;
         if (col === 'candidates') return f.candidates;
         if (col === 'shipped') return f.shipped;
-        if (col === 'dropped') return f.rejected.pooled;
+        if (col === 'dropped') return f.rejected.pooling;
         return col in f.rejected ? f.rejected[col as keyof typeof f.rejected] : undefined;
       });
     });

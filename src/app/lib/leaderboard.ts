@@ -30,13 +30,19 @@ export interface BoardRow {
   report: ScoreReport;
 }
 
+/** The name a system is shown under, on the Leaderboard and the Score page alike. */
+export function displayName(name: string): string {
+  const base = name.endsWith(REFERENCE) ? name.slice(0, -REFERENCE.length) : name;
+  return DISPLAY_NAMES[base] ?? name;
+}
+
 export function boardRows(entries: readonly ScoreReport[]): BoardRow[] {
   const rows = entries.map((report, i) => {
     const name = report.system_name ?? `entry ${i + 1}`;
     const base = name.endsWith(REFERENCE) ? name.slice(0, -REFERENCE.length) : name;
     return {
       name,
-      display: DISPLAY_NAMES[base] ?? name,
+      display: displayName(name),
       control: isControl(base),
       selfRun: name.endsWith(REFERENCE) && !isControl(base),
       report,
@@ -52,3 +58,28 @@ export function boardRows(entries: readonly ScoreReport[]): BoardRow[] {
 export const pct = (x: number | undefined | null) =>
   x === undefined || x === null || Number.isNaN(x) ? '—' : `${(x * 100).toFixed(1)}%`;
 export const usd = (x: number | undefined | null) => (x === undefined || x === null ? 'n/a' : `$${x.toFixed(3)}`);
+
+/**
+ * A scores.json value as people read it: rates as percentages, retrieval metrics to three
+ * decimals, counts with separators, costs in dollars, intervals as "lo – hi".
+ */
+export function formatScoreValue(key: string, value: unknown): string {
+  if (Array.isArray(value)) return value.map((v) => formatScoreValue(key, v)).join(' – ');
+  if (typeof value !== 'number') return String(value);
+  if (Number.isNaN(value)) return '—';
+  if (key.includes('cost_usd')) return `$${value.toFixed(4)}`;
+  if (Number.isInteger(value) && !isRateKey(key)) return value.toLocaleString('en');
+  if (key.startsWith('retrieval.')) return value.toFixed(3);
+  if (isRateKey(key) && value >= 0 && value <= 1) return pct(value);
+  return value.toLocaleString('en', { maximumFractionDigits: 2 });
+}
+
+const RATE_KEYS = /correctness|per_type|precision|recall|rate/;
+const isRateKey = (key: string) => RATE_KEYS.test(key) && !key.endsWith('_n');
+
+/** Controls whose headline beats the best ranked system (the macro mean rewards refusing on two types). */
+export function controlsAboveBest(rows: readonly BoardRow[]): BoardRow[] {
+  const best = rows.find((r) => r.rank === 1);
+  if (!best) return [];
+  return rows.filter((r) => r.control && r.report.overall_cited_correctness > best.report.overall_cited_correctness);
+}

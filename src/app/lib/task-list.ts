@@ -5,15 +5,31 @@ import {
   type TaskOrder,
   type TaskSort,
 } from '../../core/explorer/queries.ts';
+import { lastPlace, moveSelection } from '../state/list-place.ts';
+import { release } from '../state/release.svelte.ts';
 import { url } from '../state/url.svelte.ts';
+
+/** The split the Tasks list shows when the URL names none: full (dev is a subset of it), else the first. */
+export function defaultSplit(): string | undefined {
+  const splits = [...new Set((release.summary?.counts ?? []).map((c) => c.split))];
+  return splits.includes('full') ? 'full' : splits[0];
+}
+
+/** The list's split: the URL's, else the default. One split at a time, so no task is listed twice. */
+export function splitFromUrl(): string | undefined {
+  return url.get('split') ?? defaultSplit();
+}
 
 /** The Tasks list's filter as the URL holds it (one parameter per facet, repeated for OR). */
 export function taskFilterFromUrl(): TaskFilter {
   const filter: TaskFilter = {};
   for (const facet of TASK_FACETS) {
+    if (facet === 'split') continue;
     const values = url.getAll(facet);
     if (values.length) filter[facet] = values;
   }
+  const split = splitFromUrl();
+  if (split) filter.split = [split];
   const text = url.get('q');
   if (text) filter.text = text;
   return filter;
@@ -27,6 +43,10 @@ export function taskOrderFromUrl(): TaskOrder {
   };
 }
 
+export function taskHref(taskId: string, split: string): string {
+  return `?view=task&task=${encodeURIComponent(taskId)}&split=${encodeURIComponent(split)}`;
+}
+
 /** Opens a task, keeping the list's filter and order in the URL so that j/k walk the same list. */
 export function openTask(taskId: string, split: string, replace = false): void {
   url.update({ view: 'task', task: taskId, split, doc: undefined }, replace);
@@ -34,4 +54,17 @@ export function openTask(taskId: string, split: string, replace = false): void {
 
 export function openDoc(docId: string, highlight?: string): void {
   url.update({ view: 'doc', doc: docId, hl: highlight, task: undefined, candidate: undefined, entity: undefined });
+}
+
+/**
+ * Back to the list a task was opened from: the history entry itself when it is the one just
+ * behind (scroll and selection come back with it), else that list's URL, else the plain list.
+ * `position` (0-based) is the task now shown, which becomes the list's selected row.
+ */
+export function backToList(position?: number): void {
+  const place = lastPlace();
+  if (place && position !== undefined) moveSelection(position);
+  if (place && url.index === place.index + 1) history.back();
+  else if (place) url.go(place.search);
+  else url.update({ view: undefined, task: undefined });
 }

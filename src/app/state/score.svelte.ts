@@ -46,7 +46,7 @@ class ScoreState {
   primary = $state<SlotState>({ busy: false });
   second = $state<SlotState>({ busy: false });
   plan = $state.raw<PlanView | undefined>();
-  cache = $state.raw<CacheInfo>({ stored: 0, shipped: 0, unsaved: 0, persistent: true });
+  cache = $state.raw<CacheInfo>({ stored: 0, shipped: 0, distinct: 0, unsaved: 0, persistent: true });
   cacheMessage = $state<string | undefined>();
   progress = $state.raw<JudgeProgress | undefined>();
   running = $state(false);

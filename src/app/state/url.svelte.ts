@@ -4,10 +4,16 @@
  */
 class UrlState {
   params = $state(new URLSearchParams(location.search));
+  /** This entry's position in the session history (kept in history.state), so views can tell where Back leads. */
+  index = $state(0);
 
   constructor() {
-    window.addEventListener('popstate', () => {
+    const known = readIndex(history.state);
+    if (known === undefined) history.replaceState({ ...asRecord(history.state), idx: 0 }, '');
+    else this.index = known;
+    window.addEventListener('popstate', (e) => {
       this.params = new URLSearchParams(location.search);
+      this.index = readIndex(e.state) ?? 0;
     });
   }
 
@@ -29,12 +35,28 @@ class UrlState {
       if (v === undefined || v === '') continue;
       for (const value of Array.isArray(v) ? v : [v]) next.append(k, value);
     }
-    const search = next.toString();
-    const url = `${location.pathname}${search ? `?${search}` : ''}${location.hash}`;
-    if (replace) history.replaceState(null, '', url);
-    else history.pushState(null, '', url);
-    this.params = next;
+    this.go(next.toString(), replace);
   }
+
+  /** Goes to a whole query string (`a=1&b=2`, no `?`). */
+  go(search: string, replace = false): void {
+    const url = `${location.pathname}${search ? `?${search}` : ''}${location.hash}`;
+    if (replace) history.replaceState({ idx: this.index }, '', url);
+    else {
+      this.index++;
+      history.pushState({ idx: this.index }, '', url);
+    }
+    this.params = new URLSearchParams(search);
+  }
+}
+
+function asRecord(state: unknown): Record<string, unknown> {
+  return state && typeof state === 'object' ? (state as Record<string, unknown>) : {};
+}
+
+function readIndex(state: unknown): number | undefined {
+  const idx = asRecord(state).idx;
+  return typeof idx === 'number' ? idx : undefined;
 }
 
 export const url = new UrlState();

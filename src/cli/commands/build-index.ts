@@ -88,7 +88,11 @@ async function build(
   }
 
   const started = performance.now();
+  const step = (message: string) =>
+    process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}\n`);
+  step(`reading ${chunksRel}`);
   const chunks = await readChunkRows(chunksFile);
+  step(`building BM25${model ? ` and embedding ${chunks.length} chunks with ${path.basename(model.dir)}` : ''}`);
   const readSeconds = (performance.now() - started) / 1000;
   const built = await buildIndexes(chunks, model);
   built.timings.readSeconds = readSeconds;
@@ -97,6 +101,7 @@ async function build(
     for (const f of listFolder(model.dir))
       modelFiles.set(`${model.releasePath}/${f}`, new Uint8Array(readFileSync(path.join(model.dir, f))));
   }
+  step('writing the index files');
   const { descriptorUpdated } = writeIndexFiles(releaseDir, built.files, built.indexes, modelFiles);
 
   const t = built.timings;
@@ -111,7 +116,11 @@ async function build(
       `dense: ${built.dim}-d ${path.basename(model.dir)} (${dtype}), embedded in ${t.embedSeconds!.toFixed(2)} s, indexed in ${t.denseSeconds!.toFixed(2)} s`,
     );
   out.push(
-    descriptorUpdated ? 'release.json: "indexes" updated' : 'no release.json: name the files in its "indexes" yourself',
+    descriptorUpdated === 'updated'
+      ? 'release.json: "indexes" updated'
+      : descriptorUpdated === 'unchanged'
+        ? 'release.json: already names these indexes (unchanged)'
+        : 'no release.json: name the files in its "indexes" yourself',
   );
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;

@@ -1,6 +1,7 @@
 /**
  * `compare <committed.json> <recomputed.json>`: scripts/compare_scores.py with the CI
- * tolerances of docs/benchmark-spec.md 2.6. Exit 0 when they agree, 1 on a mismatch, 2 usage.
+ * tolerances of docs/benchmark-spec.md 2.6. Exit 0 when they agree, 1 on a mismatch or invalid
+ * JSON, 2 usage or a file that is missing or unreadable (as every command of this CLI).
  */
 import { compareScores } from '../../core/scoring/compare.ts';
 import { UsageError, parseArgs } from '../args.ts';
@@ -13,7 +14,7 @@ Walks both scores.json trees and reports every difference beyond the benchmark C
 tolerances (0.15 per-type and premise_id_rate, 0.02 overall/micro/CI, 1e-6 otherwise;
 judge_errors ignored).
 
-exit codes: 0 the scores agree, 1 mismatch (or unreadable JSON), 2 usage
+exit codes: 0 the scores agree, 1 mismatch (or invalid JSON), 2 usage (or a missing or unreadable file)
 `;
 
 export async function run(args: string[]): Promise<number> {

@@ -1,5 +1,5 @@
 /** `npm run cli -- run <release-folder> --method ... --out <file>`: a retriever over every task. */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SplitName } from '../../core/release/types.ts';
 import { isSearchMethod, SearchSession, SEARCH_METHODS, type EvalReport } from '../../core/search/index.ts';
@@ -63,6 +63,7 @@ export async function run(args: string[]): Promise<number> {
     }
     const started = performance.now();
     const result = await session.evaluate(method, split as SplitName, Number(kText));
+    mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
     writeFileSync(out, format === 'trec' ? result.trecRun : result.predictions);
     process.stdout.write(summary(result.report, split, (performance.now() - started) / 1000, out));
     return 0;

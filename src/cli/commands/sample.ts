@@ -33,7 +33,10 @@ export async function run(args: string[]): Promise<number> {
     const seedText = parsed.flags.get('seed') ?? String(DEFAULT_SEED);
     if (!/^\d{1,10}$/.test(seedText) || Number(seedText) > 0xffffffff)
       throw new UsageError(`--seed must be an integer from 0 to 4294967295, got "${seedText}"`);
-    const result = await writeSampleRelease(path.resolve(out), Number(seedText));
+    const started = Date.now();
+    const result = await writeSampleRelease(path.resolve(out), Number(seedText), (message) =>
+      process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}\n`),
+    );
     const total = result.files.reduce((s, f) => s + f.bytes, 0);
     const f = result.pipeline.funnel;
     process.stdout.write(

@@ -5,7 +5,9 @@
  * would crash on).
  */
 import { createReadStream } from 'node:fs';
-import type { JudgeProfile, Task } from '../../core/release/types.ts';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { SPLITS, type JudgeProfile, type Task } from '../../core/release/types.ts';
 import { parsePredictionsStream } from '../../core/scoring/predictions.ts';
 import type { PredictionsOptions, PredictionsResult } from '../../core/scoring/predictions.ts';
 import { JudgeCallsMissingError, ScoringAbortedError, scoreSubmission } from '../../core/scoring/score.ts';
@@ -17,6 +19,7 @@ import {
   InputFileError,
   checkInputFile,
   checkOutputPath,
+  fileState,
   fsProblem,
   readJsonFile,
   readText,
@@ -44,7 +47,9 @@ const USAGE = `usage: npm run cli -- score --tasks <tasks.jsonl> --predictions <
          [--key-env VAR [--provider openai|anthropic] [--endpoint BASE_URL] [--model M] [--concurrency N]]
 
 Scores predictions like the benchmark's scorer (docs/benchmark-spec.md section 2) and writes
-scores.json (to stdout without --out). --judge-cache is a {key: reply} JSON map or a folder in
+scores.json (to stdout without --out; --out creates its folder). The report fields default to the
+metadata.json beside the predictions, else to where the tasks file sits (its split folder, the
+release's manifest.json or release.json). --judge-cache is a {key: reply} JSON map or a folder in
 the benchmark's cache format (<key[:2]>/<key>.json holding {"text": reply}).
 
 Live judging: with --key-env, calls the cache cannot answer go to the judge endpoint, with the
@@ -200,6 +205,54 @@ async function judgeLive(
   return failures;
 }
 
+type Extras = NonNullable<ScoreSubmissionInput['extras']>;
+
+async function readJsonIfPresent(file: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const value = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Report fields not given on the command line: system_name, split and dataset_version of the
+ * metadata.json beside the predictions; else the split folder the tasks file is in and the
+ * dataset version of that release (manifest.json "version" or release.json "dataset_version").
+ */
+export async function defaultExtras(
+  predictionsFile: string,
+  tasksFile: string,
+): Promise<{ extras: Extras; sources: string[] }> {
+  const extras: Extras = {};
+  const sources: string[] = [];
+  const metaFile = path.join(path.dirname(predictionsFile), 'metadata.json');
+  const meta = await readJsonIfPresent(metaFile);
+  if (meta) {
+    for (const key of ['system_name', 'split', 'dataset_version'] as const)
+      if (typeof meta[key] === 'string' && meta[key] !== '') extras[key] = meta[key];
+    if (Object.keys(extras).length) sources.push(metaFile);
+  }
+  const splitDir = path.dirname(path.resolve(tasksFile));
+  const split = path.basename(splitDir);
+  if (extras.split === undefined && (SPLITS as readonly string[]).includes(split)) {
+    extras.split = split;
+    sources.push(`the tasks' folder (${split})`);
+  }
+  if (extras.dataset_version === undefined) {
+    const root = path.dirname(splitDir);
+    const manifest = await readJsonIfPresent(path.join(root, 'manifest.json'));
+    const descriptor = await readJsonIfPresent(path.join(root, 'release.json'));
+    const version = manifest?.version ?? descriptor?.dataset_version;
+    if (typeof version === 'string' && version !== '') {
+      extras.dataset_version = version;
+      sources.push(path.join(root, manifest?.version ? 'manifest.json' : 'release.json'));
+    }
+  }
+  return { extras, sources };
+}
+
 /** Reads replies from the cache; a call that failed live is a judge error, any other miss a cache miss. */
 function cacheThenFailures(cache: JudgeCacheReader, failures: ReadonlyMap<string, JudgeError>): JudgeFn {
   const offline = cacheOnlyJudge(cache);
@@ -266,6 +319,9 @@ export async function run(args: string[]): Promise<number> {
       );
 
     const out = flags.get('out');
+    // A missing output folder is made (README examples write to out/); a bad path still fails before the run.
+    if (out && (await fileState(path.dirname(path.resolve(out)))) === 'missing')
+      await mkdir(path.dirname(path.resolve(out)), { recursive: true });
     if (out) await checkOutputPath(out, 'scores.json');
     const tasks = await loadTasks(flags.get('tasks')!);
     const profile = await loadProfile(flags.get('judge-profile')!);
@@ -293,10 +349,18 @@ export async function run(args: string[]): Promise<number> {
       judge = cacheOnlyJudge(cache);
       cacheSource = cache.source;
     }
-    const extras: ScoreSubmissionInput['extras'] = {};
+    const defaults = await defaultExtras(predictionsFile, flags.get('tasks')!);
+    const extras: Extras = { ...defaults.extras };
     if (flags.has('system-name')) extras.system_name = flags.get('system-name')!;
     if (flags.has('split')) extras.split = flags.get('split')!;
     if (flags.has('dataset-version')) extras.dataset_version = flags.get('dataset-version')!;
+    const defaulted = (['system_name', 'split', 'dataset_version'] as const).filter(
+      (k) => defaults.extras[k] !== undefined && extras[k] === defaults.extras[k],
+    );
+    if (defaulted.length)
+      process.stderr.write(
+        `report fields from ${defaults.sources.join(' and ')}: ${defaulted.map((k) => `${k} ${JSON.stringify(extras[k])}`).join(', ')}\n`,
+      );
     const outcome = await runScoring({ tasks, predictions, profile, judge, extras }, cacheSource);
     if (typeof outcome === 'number') return outcome;
     if (out) {

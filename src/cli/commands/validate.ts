@@ -29,7 +29,7 @@ import {
 
 const USAGE = `usage: npm run cli -- validate <submission-dir> --tasks <tasks.jsonl>
          --judge-profile <judge-profile.json> --judge-cache <verdicts.json | cache folder>
-         [--manifest manifest.json] [--questions questions.jsonl] [--dataset-version v1.0]
+         [--manifest manifest.json] [--questions questions.jsonl] [--dataset-version V]
 
 Checks a submission folder like the benchmark's CI: metadata.json (system_name, split,
 dataset_version, questions_sha256); the questions pin, always: the metadata's hash must equal
@@ -43,6 +43,10 @@ split folder (<root>/<split>/tasks.jsonl -> <root>/manifest.json), beside the ta
 levels above the bundle (<release>/submissions/<slug>) and at <repo>/dataset/<version>/ (the
 benchmark's repository layout). Without --questions, the split's questions file is
 <manifest folder>/<split>/questions.jsonl (or what release.json there names).
+
+The dataset_version metadata.json must name is --dataset-version, else the --manifest's
+"version", else the dataset_version of the release the bundle sits in
+(<release>/submissions/<slug>, its release.json), else v1.0.
 
 exit codes: 0 valid, 1 a check failed, 2 usage, 3 a judge call is missing from the cache,
             4 scoring aborted
@@ -58,6 +62,20 @@ async function fileSha256(file: string): Promise<string> {
   } catch (error) {
     throw new InputFileError(`cannot read questions file ${file}: it is ${fsProblem(error)}`);
   }
+}
+
+/** The dataset version a submission must name when --dataset-version is not given. */
+async function currentVersion(bundle: string, manifestPath: string | undefined): Promise<string> {
+  const read = async (file: string): Promise<Record<string, unknown> | undefined> => {
+    if ((await fileState(file)) !== 'file') return undefined;
+    const value = await readJsonFile(file, 'a version source');
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  };
+  const manifest = manifestPath ? await read(manifestPath) : undefined;
+  if (typeof manifest?.version === 'string') return manifest.version;
+  const descriptor = await read(path.join(path.resolve(bundle), '..', '..', 'release.json'));
+  if (typeof descriptor?.dataset_version === 'string') return descriptor.dataset_version;
+  return 'v1.0';
 }
 
 /** Where a manifest may live, most specific first. */
@@ -116,7 +134,7 @@ export async function run(args: string[]): Promise<number> {
     for (const name of ['tasks', 'judge-profile', 'judge-cache'])
       if (!flags.has(name)) throw new UsageError(`--${name} is required`);
     const dir = positional[0]!;
-    const expectedVersion = flags.get('dataset-version') ?? 'v1.0';
+    const expectedVersion = flags.get('dataset-version') ?? (await currentVersion(dir, flags.get('manifest')));
     const fail = (message: string): number => {
       process.stderr.write(`FAIL ${message}\n`);
       return EXIT.failed;

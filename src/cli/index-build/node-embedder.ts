@@ -1,4 +1,4 @@
-/** Query encoders for the CLI: the release's transformers.js model via onnxruntime-node, or an embeddings endpoint. */
+/** Query encoders for the CLI: the release's static model (as transformers.js embeds, without a runtime), or an embeddings endpoint. */
 import path from 'node:path';
 import type { ReleaseSource } from '../../core/release/source.ts';
 import { openAiEmbedder, type ModelManifest, type QueryEmbedder } from '../../core/search/index.ts';
@@ -16,7 +16,7 @@ export function nodeEmbedderFor(endpoint: { base: string; key: string | undefine
     if (!(source instanceof FolderSource)) throw new Error('the CLI embeds with models in a release folder only');
     const dir = path.join(source.root, root, manifest.path!);
     return {
-      label: `${manifest.model} (${manifest.dtype}, onnxruntime-node)`,
+      label: `${manifest.model} (${manifest.dtype}, static table in Node)`,
       embed: (texts) => embedTexts(dir, texts, { dtype: manifest.dtype }),
     };
   };

@@ -33,23 +33,27 @@ export function writeIndexFiles(
   files: ReadonlyMap<string, Uint8Array>,
   indexes: NonNullable<ReleaseDescriptor['indexes']>,
   extraPins: ReadonlyMap<string, Uint8Array> = new Map(),
-): { descriptorUpdated: boolean } {
+): { descriptorUpdated: 'updated' | 'unchanged' | 'absent' } {
   for (const [rel, bytes] of files) {
     const target = path.join(releaseDir, ...rel.split('/'));
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, bytes);
   }
   const descriptorFile = path.join(releaseDir, 'release.json');
-  if (!existsSync(descriptorFile)) return { descriptorUpdated: false };
-  const descriptor = JSON.parse(readFileSync(descriptorFile, 'utf8')) as ReleaseDescriptor;
+  if (!existsSync(descriptorFile)) return { descriptorUpdated: 'absent' };
+  const original = readFileSync(descriptorFile, 'utf8');
+  const descriptor = JSON.parse(original) as ReleaseDescriptor;
   const updated = withIndexes(descriptor, indexes);
   if (updated.sha256) {
     const pins = { ...updated.sha256 };
     for (const [rel, bytes] of [...files, ...extraPins]) pins[rel] = sha256(bytes);
     updated.sha256 = Object.fromEntries(Object.entries(pins).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
-  writeFileSync(descriptorFile, `${JSON.stringify(updated, null, 2)}\n`);
-  return { descriptorUpdated: true };
+  // The file keeps its own convention for a final newline, so an unchanged release stays byte for byte.
+  const text = `${JSON.stringify(updated, null, 2)}${original.endsWith('\n') ? '\n' : ''}`;
+  if (text === original) return { descriptorUpdated: 'unchanged' };
+  writeFileSync(descriptorFile, text);
+  return { descriptorUpdated: 'updated' };
 }
 
 /** Every file under a folder, as release-relative paths with '/'. */

@@ -1,32 +1,79 @@
 /**
- * Embeds texts in Node exactly as the browser's search worker does: transformers.js
- * feature-extraction with mean pooling and L2 normalisation, local files only.
+ * Embeds texts in Node exactly as the browser's search worker does with transformers.js
+ * (feature-extraction, mean pooling, L2 normalisation), from the model folder's files alone:
+ * the release models are static tables, which PipelineEmbedder reproduces bit for bit, so the
+ * CLI needs no onnxruntime.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type FeatureExtractionPipeline, env, pipeline } from '@huggingface/transformers';
+import onnxProto from 'onnx-proto';
+import { PipelineEmbedder, type StaticTable } from '../../core/embedding-model/pipeline-embedder.ts';
 import { denseInputText } from './build-model.ts';
 import { readChunks } from './read-chunks.ts';
 
 export type ModelDtype = 'fp32' | 'q8';
 
 export interface EmbedOptions {
-  /** 'fp32' loads onnx/model.onnx, 'q8' onnx/model_quantized.onnx. Default 'fp32'. */
+  /** 'fp32' reads onnx/model.onnx, 'q8' onnx/model_quantized.onnx. Default 'fp32'. */
   dtype?: ModelDtype;
-  batchSize?: number;
 }
 
-const pipelines = new Map<string, Promise<FeatureExtractionPipeline>>();
+const embedders = new Map<string, Promise<PipelineEmbedder>>();
 
-function extractor(modelDir: string, dtype: ModelDtype): Promise<FeatureExtractionPipeline> {
-  const absolute = path.resolve(modelDir);
-  const key = `${absolute}\0${dtype}`;
-  let loading = pipelines.get(key);
+type Initializer = { name?: string | null; rawData?: Uint8Array | null; dims?: unknown[] | null };
+
+function initializer(inits: readonly Initializer[], name: string, file: string): Uint8Array {
+  const found = inits.find((t) => t.name === name)?.rawData;
+  if (!found) throw new Error(`${file}: no ${name} initializer (not a static-embedding model)`);
+  return found;
+}
+
+function copyAs<T extends Float32Array | Int8Array>(raw: Uint8Array, make: (b: ArrayBuffer) => T): T {
+  return make(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer);
+}
+
+/** The model folder's vocab, width, truncation and row table. */
+async function loadModel(modelDir: string, dtype: ModelDtype): Promise<PipelineEmbedder> {
+  const read = async (rel: string) => readFile(path.join(modelDir, rel));
+  const tokenizer = JSON.parse((await read('tokenizer.json')).toString('utf8')) as {
+    model?: { type?: string; vocab?: Record<string, number> };
+  };
+  if (tokenizer.model?.type !== 'WordPiece' || !tokenizer.model.vocab)
+    throw new Error(`${modelDir}/tokenizer.json: expected a WordPiece vocabulary`);
+  const vocab: string[] = [];
+  for (const [token, id] of Object.entries(tokenizer.model.vocab)) vocab[id] = token;
+  const config = JSON.parse((await read('config.json')).toString('utf8')) as { hidden_size?: number };
+  const tokenizerConfig = JSON.parse((await read('tokenizer_config.json')).toString('utf8')) as {
+    model_max_length?: number;
+  };
+  const dim = config.hidden_size;
+  if (typeof dim !== 'number') throw new Error(`${modelDir}/config.json: no hidden_size`);
+  const file = dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+  const graph = onnxProto.onnx.ModelProto.decode(await read(file)).graph;
+  const inits = (graph?.initializer ?? []) as Initializer[];
+  const where = path.join(modelDir, file);
+  const table: StaticTable =
+    dtype === 'q8'
+      ? {
+          kind: 'q8',
+          rows: copyAs(initializer(inits, 'embeddings_int8', where), (b) => new Int8Array(b)),
+          scales: copyAs(initializer(inits, 'row_scales', where), (b) => new Float32Array(b)),
+        }
+      : { kind: 'fp32', rows: copyAs(initializer(inits, 'embeddings', where), (b) => new Float32Array(b)) };
+  return new PipelineEmbedder({
+    vocab,
+    dim,
+    table,
+    ...(tokenizerConfig.model_max_length !== undefined ? { maxLength: tokenizerConfig.model_max_length } : {}),
+  });
+}
+
+function embedderFor(modelDir: string, dtype: ModelDtype): Promise<PipelineEmbedder> {
+  const key = `${path.resolve(modelDir)}\0${dtype}`;
+  let loading = embedders.get(key);
   if (!loading) {
-    env.allowRemoteModels = false;
-    env.allowLocalModels = true;
-    env.localModelPath = path.dirname(absolute) + path.sep;
-    loading = pipeline('feature-extraction', path.basename(absolute), { dtype, device: 'cpu' });
-    pipelines.set(key, loading);
+    loading = loadModel(path.resolve(modelDir), dtype);
+    embedders.set(key, loading);
   }
   return loading;
 }
@@ -40,27 +87,8 @@ export async function embedTexts(
   texts: readonly string[],
   options: EmbedOptions = {},
 ): Promise<Float32Array[]> {
-  const fe = await extractor(modelDir, options.dtype ?? 'fp32');
-  const batchSize = options.batchSize ?? 64;
-  // Similar lengths per batch keep padding small; the output keeps the input order.
-  const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length || a - b);
-  const out: Float32Array[] = new Array<Float32Array>(texts.length);
-  for (let start = 0; start < order.length; start += batchSize) {
-    const batch = order.slice(start, start + batchSize);
-    const tensor = await fe(
-      batch.map((i) => texts[i]!),
-      { pooling: 'mean', normalize: true },
-    );
-    const dim = tensor.dims[1]!;
-    const data = tensor.data as Float32Array;
-    batch.forEach((textIndex, row) => {
-      const vector = data.slice(row * dim, (row + 1) * dim);
-      if (!vector.every(Number.isFinite)) vector.fill(0);
-      out[textIndex] = vector;
-    });
-    tensor.dispose();
-  }
-  return out;
+  const embedder = await embedderFor(modelDir, options.dtype ?? 'fp32');
+  return texts.map((t) => embedder.embed(t));
 }
 
 export interface ChunkVectors {

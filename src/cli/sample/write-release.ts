@@ -75,19 +75,26 @@ function prepareOutDir(outDir: string): void {
   mkdirSync(outDir, { recursive: true });
 }
 
-export async function writeSampleRelease(outDir: string, seed = DEFAULT_SEED): Promise<WriteSampleResult> {
+export async function writeSampleRelease(
+  outDir: string,
+  seed = DEFAULT_SEED,
+  onStep: (message: string) => void = () => undefined,
+): Promise<WriteSampleResult> {
   const started = Date.now();
   // The model is trained once, from the chunks the pipeline cuts (= chunks.parquet), and serves
   // both the pool's dense retriever and the shipped model files.
   const trained: { model?: TrainedSampleModel } = {};
   const pipeline = runSamplePipeline(seed, {
+    onStep,
     retrievers: (chunks) => {
+      onStep(`training the embedding model on ${chunks.length} chunks`);
       trained.model = trainSampleModel(chunks.map((c) => c.text));
       return realPoolRetrievers(chunks, trained.model.embeddings, SAMPLE_MODEL_NAME);
     },
   });
   const { model } = trained;
   if (!model) throw new Error('the sample pipeline asked for no pool retrievers');
+  onStep('rendering the release files');
   const rendered = await renderSampleFiles(pipeline);
   const bytes = new Map<string, Uint8Array>();
   const encoder = new TextEncoder();
@@ -103,6 +110,7 @@ export async function writeSampleRelease(outDir: string, seed = DEFAULT_SEED): P
     await writeSampleModel(model, modelDir);
     for (const f of listFolder(modelDir))
       bytes.set(`${SAMPLE_MODEL_PATH}/${f}`, new Uint8Array(readFileSync(path.join(modelDir, f))));
+    onStep(`building the retrieval indexes over ${chunk_id.length} chunks`);
     built = await buildIndexes(
       chunk_id.map((id, i) => ({ chunk_id: id, doc_id: doc_id[i]!, text: text[i]! })),
       { dir: modelDir, releasePath: SAMPLE_MODEL_PATH, dtype: 'fp32' },
@@ -129,6 +137,7 @@ export async function writeSampleRelease(outDir: string, seed = DEFAULT_SEED): P
     ),
   );
 
+  onStep(`writing ${bytes.size} files`);
   prepareOutDir(outDir);
   const files: WriteSampleResult['files'] = [];
   for (const p of [...bytes.keys()].sort()) {

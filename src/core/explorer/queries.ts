@@ -98,6 +98,35 @@ const FACET_ORDER: Partial<Record<TaskFacet, string>> = {
 };
 
 const SAFE_TABLE = /^[a-z_][a-z0-9_]*$/;
+/** What a pasted task id looks like: its 8-character prefix as the list shows it, or more of it. */
+const TASK_ID_PREFIX = /^[0-9a-f][0-9a-f-]{5,35}$/i;
+/** A document id as the benchmark writes them (EFTA00138265, SMPL00041989). */
+const DOC_ID = /^[A-Z]{2,8}\d{5,}$/i;
+
+/**
+ * The id matches of a search text: the task whose id it is or starts with, and the tasks that
+ * use the document it names (gold, source or pool).
+ */
+function idClauses(text: string): { sql: string[]; params: SqlValue[] } {
+  const t = text.trim();
+  const sql = ['task_id = ?'];
+  const params: SqlValue[] = [t];
+  if (TASK_ID_PREFIX.test(t)) {
+    sql.push('starts_with(task_id, ?)');
+    params.push(t.toLowerCase());
+  }
+  if (DOC_ID.test(t)) {
+    const id = t.toUpperCase();
+    const quoted = `%"${id}"%`;
+    sql.push(
+      "coalesce(gold_docs_json, '') LIKE ?",
+      "coalesce(source_doc_ids_json, '') LIKE ?",
+      'task_id IN (SELECT task_id FROM pool WHERE doc_id = ?)',
+    );
+    params.push(quoted, quoted, id);
+  }
+  return { sql, params };
+}
 
 function where(filter: TaskFilter, except?: TaskFacet): { sql: string; params: SqlValue[] } {
   const clauses: string[] = [];
@@ -110,12 +139,16 @@ function where(filter: TaskFilter, except?: TaskFacet): { sql: string; params: S
   }
   if (filter.hitsTable !== undefined) {
     if (!SAFE_TABLE.test(filter.hitsTable)) throw new Error(`bad hits table name ${filter.hitsTable}`);
-    clauses.push(`(split || ':' || task_id IN (SELECT key FROM ${filter.hitsTable}) OR task_id = ?)`);
-    params.push(filter.hitsText ?? '');
+    const ids = idClauses(filter.hitsText ?? '');
+    clauses.push(`(split || ':' || task_id IN (SELECT key FROM ${filter.hitsTable}) OR ${ids.sql.join(' OR ')})`);
+    params.push(...ids.params);
   } else if (filter.text) {
-    clauses.push(`(question ILIKE ? ESCAPE '\\' OR coalesce(answer, '') ILIKE ? ESCAPE '\\' OR task_id = ?)`);
+    const ids = idClauses(filter.text);
+    clauses.push(
+      `(question ILIKE ? ESCAPE '\\' OR coalesce(answer, '') ILIKE ? ESCAPE '\\' OR ${ids.sql.join(' OR ')})`,
+    );
     const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    params.push(like, like, filter.text);
+    params.push(like, like, ...ids.params);
   }
   if (filter.ids) {
     if (filter.ids.length === 0) clauses.push('FALSE');

@@ -1,13 +1,13 @@
 import { placeholders, type Sql, type SqlValue } from './sql.ts';
 
 /** The gauntlet's stages in order, then pooling and what shipped (docs/benchmark-spec.md 1.8). */
-export const FUNNEL_STAGES = ['standalone', 'answerability', 'necessity', 'adjudication', 'error', 'pooled'] as const;
+export const FUNNEL_STAGES = ['standalone', 'answerability', 'necessity', 'adjudication', 'error', 'pooling'] as const;
 export type FunnelStage = (typeof FUNNEL_STAGES)[number];
 
 export interface FunnelRow {
   type: string;
   candidates: number;
-  /** Rejected at each stage ('pooled' = dropped at pooling). */
+  /** Rejected at each stage ('pooling' = dropped at pooling). */
   rejected: Record<FunnelStage, number>;
   shipped: number;
 }
@@ -35,7 +35,7 @@ export async function funnel(sql: Sql): Promise<FunnelRow[]> {
       const stage = (FUNNEL_STAGES as readonly string[]).includes(r.stage) ? (r.stage as FunnelStage) : 'error';
       counts[stage] += r.n;
     }
-    counts.pooled = dropped.find((d) => d.type === type)?.n ?? 0;
+    counts.pooling = dropped.find((d) => d.type === type)?.n ?? 0;
     const lost = FUNNEL_STAGES.reduce((sum, s) => sum + counts[s], 0);
     return { type, candidates, rejected: counts, shipped: candidates - lost };
   });

@@ -58,14 +58,22 @@ export class TextSearch {
     return new TextSearch(db);
   }
 
-  /** Keys of every document holding all the words of `text` (prefix match on the last word), best first. */
+  /**
+   * Keys of every document holding all the words of `text` (prefix match on the last word), best
+   * first. When no document has them all as typed, words one edit away count (a pasted name with
+   * a typo still finds its tasks).
+   */
   async keys(text: string, limit = 100_000): Promise<string[]> {
-    const result = await search(this.db, {
-      term: bounded(text),
-      properties: ['question', 'answer', 'items'],
-      threshold: 0,
-      limit,
-    });
+    const run = (tolerance: number) =>
+      search(this.db, {
+        term: bounded(text),
+        properties: ['question', 'answer', 'items'],
+        threshold: 0,
+        tolerance,
+        limit,
+      });
+    let result = await run(0);
+    if (result.hits.length === 0) result = await run(1);
     return result.hits.map((h) => String(h.id));
   }
 }

@@ -76,13 +76,18 @@ export interface SamplePipelineResult {
 export interface PipelineOptions {
   /** Replace the pool retrievers (e.g. the real BM25/dense/hybrid of src/core/retrieval). */
   retrievers?: (chunks: Chunk[]) => Retriever[];
+  /** Told what the pipeline is doing, for a command line's progress lines. */
+  onStep?: (message: string) => void;
 }
 
 export function runSamplePipeline(seed: number, options: PipelineOptions = {}): SamplePipelineResult {
+  const step = options.onStep ?? (() => undefined);
+  step('building the fictional world and its corpus');
   const world = buildWorld(Prng.derive(seed, 'world'));
   const docs = buildCorpus(world, seed);
   const docById = new Map(docs.map((d) => [d.doc_id, d]));
   const chunks = chunkCorpus(docs);
+  step(`corpus: ${docs.length} documents, ${chunks.length} chunks; indexing entities and pool retrievers`);
   const entities = buildEntityIndex(docs);
   const targets = buildTargets(world, docs);
   const statedIn = new Map<string, string[]>();
@@ -117,7 +122,14 @@ export function runSamplePipeline(seed: number, options: PipelineOptions = {}): 
   const seen = new Set<string>();
   const misses: Record<string, number> = {};
   const open = () => TASK_TYPES.filter((t) => (shipped[t] ?? 0) < TASK_TARGETS[t] && (misses[t] ?? 0) < 500);
+  step('drafting candidates, running the gauntlet and pooling gold sets');
+  let reported = 0;
   for (let round = 0; open().length > 0 && round < 20_000; round++) {
+    if (candidates.length >= reported + 100) {
+      reported = candidates.length - (candidates.length % 100);
+      const total = Object.values(shipped).reduce((a, b) => a + b, 0);
+      step(`${candidates.length} candidates drafted, ${rejected.length} rejected, ${total} shipped`);
+    }
     for (const type of open()) {
       const draft = drafter.draft(type);
       if (!draft || seen.has(draft.candidate.question)) {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AutoTokenizer, env } from '@huggingface/transformers';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_MODEL_DIM, SAMPLE_MODEL_NAME, buildSampleModel } from '../../../src/cli/model/build-model.ts';
@@ -78,14 +78,34 @@ describe('buildSampleModel', () => {
   }, 300_000);
 });
 
-describe('embedTexts (transformers.js, local files only)', () => {
+describe('embedTexts (transformers.js feature-extraction, reproduced without a model runtime)', () => {
+  const fixture = JSON.parse(readFileSync(path.join(root, 'test/fixtures/transformers-vectors.json'), 'utf8')) as {
+    texts: string[];
+    fp32: string[];
+    q8: string[];
+  };
+  for (const dtype of ['fp32', 'q8'] as const) {
+    it(`gives the ${dtype} vectors transformers.js + onnxruntime computed, bit for bit`, async () => {
+      const got = await embedTexts(committed, fixture.texts, { dtype });
+      got.forEach((v, i) =>
+        expect(Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64'), fixture.texts[i]).toBe(
+          fixture[dtype][i],
+        ),
+      );
+    });
+  }
+
   it('equals the mean of the token rows of the embedding table, L2-normalised', async () => {
     const vectors = await embedTexts(modelDir, SAMPLES);
-    expect(env.allowRemoteModels).toBe(false);
     const table = embeddingTable(await readFile(path.join(modelDir, 'onnx/model.onnx')));
-    const tokenizer = await AutoTokenizer.from_pretrained(SAMPLE_MODEL_NAME);
+    const vocab = JSON.parse(await readFile(path.join(modelDir, 'tokenizer.json'), 'utf8')) as {
+      model: { vocab: Record<string, number> };
+    };
+    const byId: string[] = [];
+    for (const [token, id] of Object.entries(vocab.model.vocab)) byId[id] = token;
+    const encoder = new WordPieceEncoder(byId);
     SAMPLES.forEach((text, i) => {
-      const ids = tokenizer.encode(text);
+      const ids = [encoder.idOf('[CLS]')!, ...encoder.encode(text), encoder.idOf('[SEP]')!];
       const mean = new Float64Array(SAMPLE_MODEL_DIM);
       for (const id of ids)
         for (let d = 0; d < SAMPLE_MODEL_DIM; d++) mean[d] = mean[d]! + table[id * SAMPLE_MODEL_DIM + d]! / ids.length;
@@ -97,18 +117,32 @@ describe('embedTexts (transformers.js, local files only)', () => {
     });
   });
 
-  it('tokenises like the training tokenizer (core WordPiece = transformers.js) on sample chunks', async () => {
-    const tokenizer = await AutoTokenizer.from_pretrained(SAMPLE_MODEL_NAME);
-    const vocab = JSON.parse(await readFile(path.join(modelDir, 'tokenizer.json'), 'utf8')) as {
-      model: { vocab: Record<string, number> };
-    };
-    const byId: string[] = [];
-    for (const [token, id] of Object.entries(vocab.model.vocab)) byId[id] = token;
-    const encoder = new WordPieceEncoder(byId);
+  it("reproduces the committed index's float32 chunk vectors byte for byte", async () => {
+    const { loadDense } = await import('../../../src/core/retrieval/dense-file.ts');
+    const { loadBm25 } = await import('../../../src/core/retrieval/bm25-file.ts');
+    const bm25 = loadBm25(new Uint8Array(await readFile(path.join(release, 'index/bm25.bin'))));
+    const dense = loadDense(new Uint8Array(await readFile(path.join(release, 'index/dense.bin'))), bm25.data.chunks);
+    const float32 = dense.data.float32;
+    expect(float32).not.toBeNull();
     const chunks = await readChunks(release);
-    const texts = [...SAMPLES, ...chunks.filter((_, i) => i % 13 === 0).map((c) => c.text)];
-    for (const text of texts)
-      expect(encoder.encode(text)).toEqual(tokenizer.encode(text, { add_special_tokens: false }));
+    const { encoderInput } = await import('../../../src/core/search/index.ts');
+    const { MAX_ENCODER_CHARS } = await import('../../../src/cli/index-build/build-indexes.ts');
+    const got = await embedTexts(
+      committed,
+      chunks.map((c) => encoderInput(c.text, MAX_ENCODER_CHARS)),
+    );
+    const rows = new Float32Array(got.length * SAMPLE_MODEL_DIM);
+    got.forEach((v, i) => rows.set(v, i * SAMPLE_MODEL_DIM));
+    // The index stores the rows as buildDenseIndex re-normalises them.
+    const { buildDenseIndex } = await import('../../../src/core/retrieval/dense-build.ts');
+    const rebuilt = buildDenseIndex(rows, bm25.data.chunks, { model: SAMPLE_MODEL_NAME, dim: SAMPLE_MODEL_DIM });
+    const mine = rebuilt.data.float32!;
+    expect(mine).toHaveLength(float32!.length);
+    expect(
+      Buffer.from(mine.buffer, mine.byteOffset, mine.byteLength).equals(
+        Buffer.from(float32!.buffer, float32!.byteOffset, float32!.byteLength),
+      ),
+    ).toBe(true);
   });
 
   it('StaticEmbedder (pure TS, used by pooling) equals the transformers.js vectors within 1e-5', async () => {

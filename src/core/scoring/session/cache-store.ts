@@ -24,6 +24,8 @@ export interface CacheInfo {
   stored: number;
   /** Replies shipped with the loaded release. */
   shipped: number;
+  /** Distinct replies over the store, the release and this session's memory (an import of the shipped cache adds none). */
+  distinct: number;
   /** Replies of this session the store refused: kept in memory only, lost on reload unless downloaded. */
   unsaved: number;
   /** Why the last write was refused, when one was. */
@@ -80,10 +82,12 @@ export class SessionJudgeCache implements JudgeCache {
 
   async info(): Promise<CacheInfo> {
     const store = await this.store;
-    const stored = await store.count().catch(() => 0);
+    const keys = await store.entries().catch(() => new Map<string, string>());
+    const distinct = new Set([...this.shipped.keys(), ...keys.keys(), ...this.memory.keys()]);
     return {
-      stored,
+      stored: keys.size,
       shipped: this.shipped.size,
+      distinct: distinct.size,
       unsaved: this.unsaved.size,
       ...(this.unsaved.size > 0 && this.unsavedReason ? { unsavedReason: this.unsavedReason } : {}),
       persistent: store.persistent,

@@ -91,7 +91,7 @@ describe('rejection queries on the sample release', () => {
         const stage = r.reason.split(':')[0] as FunnelStage;
         rejected[stage]++;
       }
-      rejected.pooled = files.dropped.filter((d) => typeOf.get(d.task_id) === type).length;
+      rejected.pooling = files.dropped.filter((d) => typeOf.get(d.task_id) === type).length;
       const candidates = files.candidates.filter((c) => c.type === type).length;
       const lost = Object.values(rejected).reduce((a, b) => a + b, 0);
       return { type, candidates, rejected, shipped: candidates - lost };

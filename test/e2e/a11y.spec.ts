@@ -1,0 +1,71 @@
+/**
+ * axe-core in the browser on every view of the explorer, the load dialog and the embed, in both
+ * themes: any serious or critical violation fails, listed by view, rule and element.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, test, type Page } from '@playwright/test';
+import { go, jsonl, openApp, sampleViews, type SampleTask } from './ux-support.ts';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+}
+
+/** Runs axe on the page as it is now; returns one line per serious or critical violation. */
+async function audit(page: Page, where: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }
+    ).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  });
+  return (violations as AxeViolation[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${where}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes
+          .slice(0, 5)
+          .map((n) => `${JSON.stringify(n.target)} ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`)
+          .join(' | ')}${v.nodes.length > 5 ? ` … ${v.nodes.length} nodes` : ''}`,
+    );
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe finds no serious or critical violation on any view (${scheme} theme)`, async ({ page }) => {
+    test.setTimeout(240_000);
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await openApp(page);
+    const problems: string[] = [];
+    for (const view of sampleViews()) {
+      await go(page, view.search);
+      await expect(view.ready(page)).toBeVisible();
+      problems.push(...(await audit(page, view.name)));
+      const headings = await page.locator('h1').count();
+      if (headings !== 1) problems.push(`${view.name}: ${headings} <h1> elements, expected one naming the page`);
+    }
+    // The leaderboard with a system's full scores open.
+    await go(page, '?view=leaderboard');
+    await page.getByTestId('board-row').first().getByRole('button').click();
+    await expect(page.getByTestId('board-scores')).toBeVisible();
+    problems.push(...(await audit(page, 'leaderboard (details)')));
+    // The load dialog.
+    await page.getByTestId('open-load-dialog').click();
+    await expect(page.getByTestId('load-dialog')).toBeVisible();
+    problems.push(...(await audit(page, 'load dialog')));
+    await page.keyboard.press('Escape');
+    // The embed page of a task.
+    const task = jsonl<SampleTask>('full/tasks.jsonl')[0]!;
+    await page.goto(`embed/index.html?task=${task.task_id}&split=full`);
+    await expect(page.getByTestId('task-question')).toBeVisible();
+    problems.push(...(await audit(page, 'embed')));
+    expect(problems).toEqual([]);
+  });
+}
