@@ -12,6 +12,7 @@ const COMMANDS: Record<string, string> = {
   validate: 'validate a submission folder (metadata, pins, predictions, rescoring)',
   compare: "compare two scores.json with the benchmark's CI tolerances",
   'check-leaderboard': 'check macro = mean(per type) and micro = count-weighted mean',
+  audit: 'audit a release: grounding, excerpt cut-offs, pool bias per submission, spot-check labels',
   bench: 'benchmarks that print figures',
 };
 
