@@ -149,6 +149,11 @@ export async function run(args: string[]): Promise<number> {
 
   try {
     const inputs = await loadAuditInputs(new FolderSource(opt.folder));
+    const badKey = inputs.invalid.find((f) => f.kind === 'tasks');
+    if (badKey)
+      throw new InputError(
+        `${path.join(opt.folder, badKey.path)} is invalid; the audit needs the whole answer key:\n  ${badKey.problems.join('\n  ')}`,
+      );
     const split = opt.split ?? (inputs.tasks.full ? 'full' : (Object.keys(inputs.tasks)[0] as SplitName | undefined));
     if (!split || !inputs.tasks[split])
       throw new InputError(
@@ -183,6 +188,8 @@ export async function run(args: string[]): Promise<number> {
     );
     const lines = summaryLines(report);
     if (inputs.shippedCacheError) lines.push(`note: ${inputs.shippedCacheError}`);
+    for (const f of inputs.invalid)
+      lines.push(`note: ${f.path} failed its checks (${f.problems[0] ?? 'invalid'}); its valid rows were used`);
     if (labels?.other)
       lines.push(`note: ${labels.other} label(s) in ${opt.labels} are for another release or version; left out`);
     process.stdout.write(`${lines.join('\n')}\n`);

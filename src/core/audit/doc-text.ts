@@ -3,7 +3,7 @@
  * release that ships its corpus (docs.parquet, docs.jsonl), on texts already loaded, and on a
  * reader of the Hugging Face source when one is plugged in.
  */
-import type { AsyncBuffer } from 'hyparquet';
+import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import type { CorpusDoc } from '../release/types.ts';
 
 export type DocTextProgress = (done: number, total: number) => void;
@@ -96,15 +96,20 @@ export function corpusDocsProvider(label: string, docs: readonly CorpusDoc[]): D
  * wanted rows, in runs of nearby rows (hyparquet range reads).
  */
 export function parquetDocsProvider(label: string, file: AsyncBuffer, maxGap = 64): DocTextProvider {
-  let rowsOf: Promise<Map<string, number>> | undefined;
+  let opened: Promise<{ metadata: FileMetaData; rows: Map<string, number> }> | undefined;
+  const open = async () => {
+    const { parquetMetadataAsync, parquetReadObjects } = await import('hyparquet');
+    // The footer is read once (its default first fetch is 512 KiB; a docs footer is far smaller).
+    const metadata = await parquetMetadataAsync(file, { initialFetchSize: 64 * 1024 });
+    const ids = (await parquetReadObjects({ file, metadata, columns: ['doc_id'] })) as Array<{ doc_id: unknown }>;
+    return { metadata, rows: new Map(ids.map((r, i) => [String(r.doc_id), i])) };
+  };
   return {
     label,
     async read(ids, onProgress) {
       const { parquetReadObjects } = await import('hyparquet');
-      rowsOf ??= parquetReadObjects({ file, columns: ['doc_id'] }).then(
-        (rows) => new Map((rows as Array<{ doc_id: string }>).map((r, i) => [String(r.doc_id), i])),
-      );
-      const index = await rowsOf;
+      opened ??= open();
+      const { metadata, rows: index } = await opened;
       const wanted = [...new Set(ids)]
         .map((id) => ({ id, row: index.get(id) }))
         .filter((w): w is { id: string; row: number } => w.row !== undefined)
@@ -117,6 +122,7 @@ export function parquetDocsProvider(label: string, file: AsyncBuffer, maxGap = 6
         const from = wanted[i]!.row;
         const rows = (await parquetReadObjects({
           file,
+          metadata,
           columns: ['doc_id', 'text'],
           rowStart: from,
           rowEnd: wanted[j]!.row + 1,

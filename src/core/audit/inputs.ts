@@ -23,6 +23,8 @@ export interface AuditInputs {
   releaseDocs: DocTextProvider;
   /** Target entities' aliases (targets.json), lowercased name to cased variants. */
   targetAliases: Map<string, string[]>;
+  /** Files the audits read that failed their checks, with their first problems. */
+  invalid: Array<{ path: string; kind: string; problems: string[] }>;
 }
 
 const NOT_FOR_AUDIT =
@@ -68,5 +70,8 @@ export async function loadAuditInputs(
     ...(shipped.error ? { shippedCacheError: shipped.error } : {}),
     releaseDocs,
     targetAliases,
+    invalid: release.files
+      .filter((f) => f.status === 'invalid')
+      .map((f) => ({ path: f.path, kind: f.kind, problems: f.issues.slice(0, 5).map((i) => i.message) })),
   };
 }

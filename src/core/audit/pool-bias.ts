@@ -54,6 +54,9 @@ export interface PoolBias {
   judge: PoolBiasJudge | null;
   /** Why verdicts were not used (no judge profile, no cache). */
   judgeNote?: string;
+  /** Problems of the predictions file (the valid lines were audited), and the first of them. */
+  predictionIssues: number;
+  firstPredictionIssue?: string;
   /** The tasks with a citation outside the gold set. */
   rows: PoolBiasRow[];
 }
@@ -148,8 +151,11 @@ export async function poolBias(input: PoolBiasInput): Promise<PoolBias> {
     outsideDocs: outsideIds.size,
     tasksGateAllOutside,
     judge: useJudge ? judge : null,
+    predictionIssues: input.predictions.issueCount,
     rows,
   };
+  const first = input.predictions.summary[0] ?? input.predictions.issues[0]?.message;
+  if (input.predictions.issueCount > 0 && first) out.firstPredictionIssue = first;
   if (!useJudge)
     out.judgeNote = input.profile
       ? 'no judge cache holds verdicts for this submission'

@@ -262,7 +262,11 @@ export function summaryLines(report: AuditReport): string[] {
       out.push(
         `    judge cache: ${b.judge.covered}/${b.tasks} tasks covered; judged correct with cited score 0: ${b.judge.correctGateZero}, of which citing outside the gold set: ${b.judge.correctWithoutGold}`,
       );
-    else out.push(`    judge verdicts: none (${b.judgeNote ?? 'no cache'})`);
+    else out.push(`    judge verdicts: none (${b.judgeNote ?? 'no judge cache'})`);
+    if (b.predictionIssues)
+      out.push(
+        `    predictions: ${b.predictionIssues} problem(s), the valid lines were audited; first: ${b.firstPredictionIssue ?? ''}`,
+      );
   }
   for (const s of report.skipped_submissions) out.push(`  ${s.slug}: skipped, ${s.reason}`);
   if (report.spot_check) {

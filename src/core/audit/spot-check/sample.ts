@@ -1,8 +1,7 @@
 /**
- * The spot-check sample: seeded, stratified by type, of a chosen size. Each type gets a share
- * proportional to its size (at least one task when the sample has room for every type), the
- * remainders going to the largest fractions; tasks are drawn by a seeded shuffle within each
- * type, then the sample is shuffled so that types are mixed.
+ * The spot-check sample: seeded, stratified by type, of a chosen size (allocate says how many of
+ * each type). Tasks are drawn by a seeded shuffle within each type, then the sample is shuffled
+ * so that types are mixed.
  */
 import { mulberry32, type Random } from '../../random.ts';
 import type { TaskType } from '../../release/types.ts';
@@ -24,42 +23,36 @@ function shuffle<T>(items: T[], rng: Random): T[] {
   return items;
 }
 
-/** How many tasks each type gets (types in first-appearance order). */
+/**
+ * How many tasks each type gets (types in first-appearance order): the largest-remainder share
+ * of `size` in proportion to the type's count, with at least one task of every type when the
+ * sample has room for them all.
+ */
 export function allocate(counts: ReadonlyArray<readonly [TaskType, number]>, size: number): Map<TaskType, number> {
   const total = counts.reduce((s, [, n]) => s + n, 0);
-  let left = Math.max(0, Math.min(Math.floor(size), total));
-  const alloc = new Map<TaskType, number>(counts.map(([t]) => [t, 0]));
+  const want = Math.max(0, Math.min(Math.floor(size), total));
   const present = counts.filter(([, n]) => n > 0);
-  if (left >= present.length) {
-    for (const [t] of present) alloc.set(t, 1);
-    left -= present.length;
+  const quota = new Map(counts.map(([t, n]) => [t, total ? (want * n) / total : 0]));
+  const room = new Map(counts.map(([t, n]) => [t, n]));
+  const alloc = new Map(counts.map(([t, n]) => [t, Math.min(n, Math.floor(quota.get(t)!))]));
+  const floor = want >= present.length ? 1 : 0;
+  for (const [t] of present) alloc.set(t, Math.max(alloc.get(t)!, floor));
+  const sum = () => [...alloc.values()].reduce((s, n) => s + n, 0);
+  const excess = (t: TaskType) => alloc.get(t)! - quota.get(t)!;
+  while (sum() > want) {
+    // the type furthest above its quota gives one back (the last one on ties)
+    let pick: TaskType | undefined;
+    for (const [t] of present) if (alloc.get(t)! > floor && (pick === undefined || excess(t) >= excess(pick))) pick = t;
+    if (pick === undefined) break;
+    alloc.set(pick, alloc.get(pick)! - 1);
   }
-  const room = (t: TaskType, n: number) => n - alloc.get(t)!;
-  const weight = present.reduce((s, [t, n]) => s + room(t, n), 0);
-  if (left > 0 && weight > 0) {
-    const shares = present.map(([t, n]) => ({ t, n, exact: (left * room(t, n)) / weight }));
-    let given = 0;
-    for (const s of shares) {
-      const whole = Math.min(Math.floor(s.exact), room(s.t, s.n));
-      alloc.set(s.t, alloc.get(s.t)! + whole);
-      given += whole;
-    }
-    left -= given;
-    const order = shares
-      .map((s, i) => ({ ...s, i, frac: s.exact - Math.floor(s.exact) }))
-      .sort((a, b) => b.frac - a.frac || a.i - b.i);
-    while (left > 0) {
-      let moved = false;
-      for (const s of order) {
-        if (left === 0) break;
-        if (room(s.t, s.n) > 0) {
-          alloc.set(s.t, alloc.get(s.t)! + 1);
-          left--;
-          moved = true;
-        }
-      }
-      if (!moved) break;
-    }
+  while (sum() < want) {
+    // the type furthest below its quota gets one more (the first one on ties)
+    let pick: TaskType | undefined;
+    for (const [t] of present)
+      if (alloc.get(t)! < room.get(t)! && (pick === undefined || excess(t) < excess(pick))) pick = t;
+    if (pick === undefined) break;
+    alloc.set(pick, alloc.get(pick)! + 1);
   }
   return alloc;
 }
