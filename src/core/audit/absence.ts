@@ -12,10 +12,15 @@ export interface AbsenceQuery {
   query: string;
 }
 
-export function absenceQueries(task: Pick<Task, 'type' | 'question' | 'provenance'>): AbsenceQuery[] {
-  const out: AbsenceQuery[] = [{ kind: 'question', query: task.question }];
+/** The premise's target entity (false_premise provenance), or null. */
+export function targetOf(task: Pick<Task, 'provenance'>): string | null {
   const target = task.provenance.target_entity;
-  if (typeof target === 'string' && target.trim()) out.push({ kind: 'target', query: target.trim() });
+  return typeof target === 'string' && target.trim() ? target.trim() : null;
+}
+
+export function absenceQueries(question: string, target: string | null): AbsenceQuery[] {
+  const out: AbsenceQuery[] = [{ kind: 'question', query: question }];
+  if (target) out.push({ kind: 'target', query: target });
   return out;
 }
 

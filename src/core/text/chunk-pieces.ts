@@ -1,13 +1,20 @@
 import type { Segment } from './highlight.ts';
 
 export interface Piece {
-  /** Set on the piece a chunk starts with. */
+  /** Set on the piece a chunk starts with (or, with kind 'excerpt', where the judges' excerpt ends). */
   chunk?: string;
+  kind?: 'chunk' | 'excerpt';
   segments: Segment[];
 }
 
+export interface Cut {
+  at: number;
+  label: string;
+  kind?: 'chunk' | 'excerpt';
+}
+
 /** Cuts highlighted segments at chunk starts, so a marker can be drawn where each chunk begins. */
-export function cutAt(segments: readonly Segment[], cuts: ReadonlyArray<{ at: number; label: string }>): Piece[] {
+export function cutAt(segments: readonly Segment[], cuts: readonly Cut[]): Piece[] {
   const sorted = [...cuts].sort((a, b) => a.at - b.at);
   const pieces: Piece[] = [{ segments: [] }];
   let pos = 0;
@@ -17,7 +24,7 @@ export function cutAt(segments: readonly Segment[], cuts: ReadonlyArray<{ at: nu
     while (text.length > 0) {
       const cut = sorted[next];
       if (cut && cut.at <= pos) {
-        pieces.push({ chunk: cut.label, segments: [] });
+        pieces.push({ chunk: cut.label, kind: cut.kind ?? 'chunk', segments: [] });
         next++;
         continue;
       }
@@ -27,6 +34,9 @@ export function cutAt(segments: readonly Segment[], cuts: ReadonlyArray<{ at: nu
       pos += take;
     }
   }
-  while (next < sorted.length) pieces.push({ chunk: sorted[next++]!.label, segments: [] });
+  while (next < sorted.length) {
+    const cut = sorted[next++]!;
+    pieces.push({ chunk: cut.label, kind: cut.kind ?? 'chunk', segments: [] });
+  }
   return pieces.filter((p) => p.chunk !== undefined || p.segments.length > 0);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absenceQueries, targetNeedles } from '../../../../src/core/audit/absence.ts';
+import { absenceQueries, targetNeedles, targetOf } from '../../../../src/core/audit/absence.ts';
 import {
   APPEAL_FORMAT,
   appealCounts,
@@ -69,11 +69,12 @@ describe('absence audit queries', () => {
       question: 'Where did Ambrose Larkspur fly in 2007?',
       provenance: { generator_model: 'g', pipeline_version: '1.0.0', target_entity: 'ambrose larkspur' },
     });
-    expect(absenceQueries(fp)).toEqual([
+    expect(absenceQueries(fp.question, targetOf(fp))).toEqual([
       { kind: 'question', query: 'Where did Ambrose Larkspur fly in 2007?' },
       { kind: 'target', query: 'ambrose larkspur' },
     ]);
-    expect(absenceQueries(task('u', 'unanswerable'))).toEqual([{ kind: 'question', query: 'question u?' }]);
+    const u = task('u', 'unanswerable');
+    expect(absenceQueries(u.question, targetOf(u))).toEqual([{ kind: 'question', query: 'question u?' }]);
   });
 
   it('highlights the target and its aliases once each, longest first', () => {
