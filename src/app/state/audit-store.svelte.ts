@@ -8,8 +8,9 @@ import { release } from './release.svelte.ts';
  * (memory only when the browser refuses it, and the page says so).
  */
 class AuditStore {
-  labels = $state<SpotLabel[]>([]);
-  appeals = $state<GoldAppeal[]>([]);
+  // Raw: records are replaced, never mutated, and must stay plain objects for IndexedDB's structured clone.
+  labels = $state.raw<SpotLabel[]>([]);
+  appeals = $state.raw<GoldAppeal[]>([]);
   /** "releaseId|datasetVersion" the lists belong to. */
   loadedFor = $state('');
   persistent = $state(true);

@@ -24,6 +24,23 @@ export function absenceQueries(question: string, target: string | null): Absence
   return out;
 }
 
+/**
+ * Names in a question: runs of two or more capitalised words ("Marrowby Land Company",
+ * "Noemi Zeller-Moss"), what an unanswerable task's absence hinges on.
+ */
+export function questionNames(question: string): string[] {
+  const runs = question.match(/\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*)+/gu) ?? [];
+  const seen = new Set<string>();
+  return runs
+    .map((r) => r.replace(/[.'’-]+$/u, ''))
+    .filter((r) => {
+      const k = r.toLowerCase();
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+}
+
 /** What to mark in a hit: the target's name and aliases, longest first, each once (case-insensitively). */
 export function targetNeedles(target: string | undefined, aliases: readonly string[] = []): string[] {
   const seen = new Set<string>();
@@ -35,4 +52,28 @@ export function targetNeedles(target: string | undefined, aliases: readonly stri
     out.push(n);
   }
   return out.sort((a, b) => b.length - a.length);
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Mentions of any of the needles in a text: case-insensitive, any whitespace between words,
+ * overlapping matches (a name and its alias) counted once.
+ */
+export function countMentions(text: string, needles: readonly string[]): number {
+  const spans: Array<[number, number]> = [];
+  for (const n of needles) {
+    const words = n.split(/\s+/).filter(Boolean);
+    if (!words.length) continue;
+    for (const m of text.matchAll(new RegExp(words.map(escapeRe).join('\\s+'), 'giu')))
+      spans.push([m.index, m.index + m[0].length]);
+  }
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let count = 0;
+  let end = -1;
+  for (const [s, e] of spans) {
+    if (s >= end) count++;
+    end = Math.max(end, e);
+  }
+  return count;
 }

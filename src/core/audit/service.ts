@@ -8,7 +8,7 @@ import type { LoadProgress } from '../release/load.ts';
 import { sourceKey, sourceOf, type SourceSpec } from '../release/source-spec.ts';
 import type { SplitName, Task, TaskType } from '../release/types.ts';
 import { parsePredictions, type PredictionsResult } from '../scoring/predictions.ts';
-import { ABSENCE_TYPES, targetNeedles, targetOf } from './absence.ts';
+import { ABSENCE_TYPES, questionNames, targetNeedles, targetOf } from './absence.ts';
 import { chainProviders, type DocTextProvider } from './doc-text.ts';
 import type { PoolBias } from './pool-bias.ts';
 import { loadAuditInputs, type AuditInputs } from './inputs.ts';
@@ -96,7 +96,10 @@ export interface AbsenceTask {
   question: string;
   false_element: string | null;
   target: string | null;
+  /** The target and its aliases (false_premise): what the mention counts count. */
   needles: string[];
+  /** Names in the question, also highlighted (all an unanswerable task has). */
+  names: string[];
   absence_doc_ids: string[];
 }
 
@@ -308,6 +311,7 @@ export class AuditService {
           false_element: t.false_element ?? null,
           target,
           needles: target ? targetNeedles(target, i.targetAliases.get(target.toLowerCase()) ?? []) : [],
+          names: questionNames(t.question),
           absence_doc_ids: Array.isArray(t.provenance.absence_doc_ids) ? t.provenance.absence_doc_ids : [],
         };
       });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { absenceQueries, targetNeedles, targetOf } from '../../../../src/core/audit/absence.ts';
+import {
+  absenceQueries,
+  countMentions,
+  questionNames,
+  targetNeedles,
+  targetOf,
+} from '../../../../src/core/audit/absence.ts';
 import {
   APPEAL_FORMAT,
   appealCounts,
@@ -75,6 +81,21 @@ describe('absence audit queries', () => {
     ]);
     const u = task('u', 'unanswerable');
     expect(absenceQueries(u.question, targetOf(u))).toEqual([{ kind: 'question', query: 'question u?' }]);
+  });
+
+  it('finds the names of a question', () => {
+    expect(questionNames('How much did Marrowby Land Company wire to Noemi Zeller-Moss in January 2009?')).toEqual([
+      'Marrowby Land Company',
+      'Noemi Zeller-Moss',
+    ]);
+    expect(questionNames("What did O'Hara Bright tell Hon. Ada Lune?")).toEqual(["O'Hara Bright", 'Hon. Ada Lune']);
+  });
+
+  it('counts mentions exactly, a name and its alias at one place once', () => {
+    const text = 'To: Ambrose\nLarkspur <larkspur@x>. AMBROSE LARKSPUR wrote; Larks are birds.';
+    expect(countMentions(text, ['ambrose larkspur', 'Larkspur'])).toBe(3);
+    expect(countMentions(text, ['Ambrose A. Larkspur'])).toBe(0);
+    expect(countMentions(text, [])).toBe(0);
   });
 
   it('highlights the target and its aliases once each, longest first', () => {
