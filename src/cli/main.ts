@@ -2,7 +2,11 @@
  * `npm run cli -- <command> [args]`: one Node entry over src/core. Each command lives in
  * ./commands/<name>.ts and exports `run(args): Promise<number>` returning the exit code
  * (0 ok, 1 failed check, 2 usage; commands may define more and say so in their help).
+ * Everything written to the terminal is neutralised first (terminal.ts).
  */
+import { fsProblem } from './files.ts';
+import { installTerminalGuard } from './terminal.ts';
+
 const COMMANDS: Record<string, string> = {
   'release-check': 'check a release folder (either layout): schemas, sha256 pins, counts',
   sample: 'generate the embedded sample release from its seed',
@@ -12,6 +16,8 @@ const COMMANDS: Record<string, string> = {
   validate: 'validate a submission folder (metadata, pins, predictions, rescoring)',
   compare: "compare two scores.json with the benchmark's CI tolerances",
   'check-leaderboard': 'check macro = mean(per type) and micro = count-weighted mean',
+  'source-doc': 'print one document of the Hugging Face source by doc_id (range reads)',
+  'source-locate': 'write a locator file: where each document a release refers to is in the Hugging Face source',
   audit: 'audit a release: grounding, excerpt cut-offs, pool bias per submission, spot-check labels',
   bench: 'benchmarks that print figures',
 };
@@ -40,12 +46,24 @@ async function main(argv: string[]): Promise<number> {
   return mod.run(args);
 }
 
+/** An error no command handled: one clear line (the stack only with EBX_DEBUG=1). */
+function reportUnexpected(error: unknown): void {
+  const err = error as (Error & { code?: string; path?: string }) | undefined;
+  let text = err instanceof Error ? err.message : String(error);
+  if (err instanceof Error && typeof err.code === 'string' && typeof err.path === 'string')
+    text = `${err.path} is ${fsProblem(err)} (${err.code})`;
+  process.stderr.write(`error: ${text}\n`);
+  if (process.env['EBX_DEBUG'] === '1' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  else process.stderr.write('(set EBX_DEBUG=1 to see where it happened)\n');
+}
+
+installTerminalGuard();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    reportUnexpected(error);
     process.exitCode = 1;
   },
 );

@@ -87,7 +87,7 @@ test.describe('gold appeals', () => {
     const passage = 'aboard aircraft QX-XZZ on 19 August 2010';
     await page.goto(`/?view=doc&doc=SMPL00002558&hl=${encodeURIComponent(passage)}`);
     // the judges' excerpt is marked where Python's text[:2500] ends
-    await expect(page.getByTestId('excerpt-end')).toContainText("judges' excerpt ends (2,500 characters)");
+    await expect(page.getByTestId('excerpt-end')).toContainText('judge excerpt ends (first 2,500 characters)');
     await page.getByTestId('appeal-form').locator('summary').click();
     await page.getByTestId('appeal-task-search').fill('Clementine Ostrowe 2010');
     await page

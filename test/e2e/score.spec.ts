@@ -60,9 +60,18 @@ test.describe('bad predictions files get clear messages', () => {
     const rec = JSON.parse(tooMany[4]!) as { citations: string[] };
     rec.citations = Array.from({ length: 21 }, (_, i) => `SMPL${String(i).padStart(8, '0')}`);
     tooMany[4] = JSON.stringify(rec);
-    await check(page, `${tooMany.join('\n')}\n`, [
-      /line 5, field citations: expected at most 20 entries \(capped at 20\), found 21/,
-    ]);
+    const odd = JSON.parse(tooMany[6]!) as { answer: unknown };
+    odd.answer = 1995;
+    tooMany[6] = JSON.stringify(odd);
+    // what only the benchmark's validate refuses is scored as score.py reads it, with a warning each
+    await setFile(page, 'predictions-file', 'predictions.jsonl', `${tooMany.join('\n')}\n`);
+    await expect(page.getByTestId('validation-ok')).toContainText('all scorable');
+    const warnings = page.getByTestId('validation-warnings');
+    await expect(warnings).toContainText('2 warnings');
+    await expect(warnings).toContainText(
+      /line 5, field citations: expected at most 20 entries \(validation caps it at 20\), found 21; score\.py counts all 21/,
+    );
+    await expect(warnings).toContainText(/line 7, field answer: .* score\.py reads it as the string "1995"/);
 
     const dupUnknown = [...ok, ok[0]!, JSON.stringify({ task_id: 'no-such-task', answer: 'x', citations: [] })];
     dupUnknown.splice(10, 1);

@@ -12,9 +12,14 @@ const BROWSER_BENCHES: ReadonlyArray<[string, string[]]> = [
   ['scoring (Chromium, 1,038 predictions)', ['test/bench/score.bench.ts']],
 ];
 
-const USAGE = `usage: npm run cli -- bench all|retrieval [--scale full|small] [--out dir]
+const SOURCE_BENCH = 'test/bench/source-docs.bench.ts';
 
-all: the retrieval bench below, then the browser benches (search, explorer, scoring) in Chromium.
+const USAGE = `usage: npm run cli -- bench all|retrieval|source [--scale full|small] [--out dir]
+
+all: the retrieval bench below, then the browser benches (search, explorer, scoring) in Chromium,
+then the source-documents bench.
+source: only the source-documents bench: requests and bytes per document lookup over a local
+imitation of the Hugging Face Hub, cold and warm, and the estimated cost of the v1.0 locator.
 
 Builds BM25 and dense indexes over a deterministic synthetic corpus of the v1.0 shape
 (full: 83,810 docs / 159,564 chunks / 1,000 queries; small: a tenth), writes the index files,
@@ -22,6 +27,12 @@ queries and query vectors to --out (default .bench/retrieval) for the browser be
 prints build time, sizes, load time and query p50/p95 against naive baselines.
 Full scale takes about 3 minutes and ~2 GB of memory.
 `;
+
+/** Reported apart from the retrieval benches: it measures the network, not the CPU. */
+function runSourceBench(): number {
+  process.stdout.write('\n== source documents (mock Hugging Face Hub, Node) ==\n');
+  return spawnSync('npx', ['tsx', SOURCE_BENCH], { stdio: 'inherit' }).status === 0 ? 0 : 1;
+}
 
 export async function run(args: string[]): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
@@ -31,12 +42,15 @@ export async function run(args: string[]): Promise<number> {
   try {
     const parsed = parseArgs(args, ['scale', 'out']);
     const [suite, ...extra] = parsed.positional;
-    if ((suite !== 'retrieval' && suite !== 'all') || extra.length > 0)
-      throw new UsageError(suite ? `unknown bench: ${[suite, ...extra].join(' ')}` : 'which bench? (all, retrieval)');
+    if ((suite !== 'retrieval' && suite !== 'all' && suite !== 'source') || extra.length > 0)
+      throw new UsageError(
+        suite ? `unknown bench: ${[suite, ...extra].join(' ')}` : 'which bench? (all, retrieval, source)',
+      );
     if (parsed.switches.size > 0) throw new UsageError(`unknown option --${[...parsed.switches][0]}`);
     const scale = parsed.flags.get('scale') ?? 'full';
     if (scale !== 'full' && scale !== 'small') throw new UsageError(`--scale must be full or small, got ${scale}`);
     const outDir = parsed.flags.get('out') ?? '.bench/retrieval';
+    if (suite === 'source') return runSourceBench();
     runRetrievalBench({ scale, outDir, log: (line) => process.stdout.write(`${line}\n`) });
     if (suite === 'retrieval') return 0;
     let failed = 0;
@@ -46,6 +60,7 @@ export async function run(args: string[]): Promise<number> {
       const result = spawnSync('npx', ['tsx', ...args], { stdio: 'inherit' });
       if (result.status !== 0) failed++;
     }
+    if (runSourceBench() !== 0) failed++;
     return failed === 0 ? 0 : 1;
   } catch (e) {
     if (e instanceof UsageError) {

@@ -6,7 +6,8 @@ import type { Leaderboard, Manifest } from '../../core/release/types.ts';
 import { checkLeaderboard } from '../../core/scoring/leaderboard-check.ts';
 import { ScoringInputError } from '../../core/scoring/scoring-inputs.ts';
 import { UsageError, parseArgs } from '../args.ts';
-import { exitCodeOf, readJsonFile } from './score.ts';
+import { readJsonFile } from '../files.ts';
+import { exitCodeOf } from './score.ts';
 
 const USAGE = `usage: npm run cli -- check-leaderboard <leaderboard.json> <manifest.json> [--tolerance 1e-9]
 

@@ -4,7 +4,8 @@
  */
 import { compareScores } from '../../core/scoring/compare.ts';
 import { UsageError, parseArgs } from '../args.ts';
-import { exitCodeOf, readJsonFile } from './score.ts';
+import { readJsonFile } from '../files.ts';
+import { exitCodeOf } from './score.ts';
 
 const USAGE = `usage: npm run cli -- compare <committed.json> <recomputed.json>
 

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { parquetMetadataAsync } from 'hyparquet';
+import type { AsyncBuffer } from 'hyparquet';
 import path from 'node:path';
 import { parseArgs, UsageError } from '../args.ts';
 import { FolderSource } from '../../adapters/node/folder-source.ts';
+import { fsProblem } from '../files.ts';
 import { detectLayout } from '../../core/release/layout.ts';
 import { loadRelease, ReleaseRefused, type LoadedRelease } from '../../core/release/load.ts';
 import { manifestCountsFromTasks } from '../../core/release/manifest.ts';
@@ -34,14 +38,30 @@ export async function run(args: string[]): Promise<number> {
   }
 
   let release: LoadedRelease;
+  let source: CheckedFolderSource;
   try {
-    release = await loadRelease(new FolderSource(folder), { deferParquet: false });
+    source = new CheckedFolderSource(folder);
+  } catch (e) {
+    process.stdout.write(`UNREADABLE ${describeFsPath(e, folder)}: cannot list the folder (${fsProblem(e)})\n`);
+    return 1;
+  }
+  try {
+    release = await loadRelease(source, { deferParquet: false });
   } catch (e) {
     if (e instanceof ReleaseRefused) {
       process.stdout.write(`REFUSED ${e.file ?? folder}: ${e.message}\n`);
       return 1;
     }
-    throw e;
+    if (e instanceof UnreadableFileError) {
+      process.stdout.write(`UNREADABLE ${e.file}: ${e.message}\n`);
+      return 1;
+    }
+    // a reader failed without saying on which file (a corrupt parquet file): find the file
+    const broken = await brokenParquetFiles(source);
+    for (const b of broken) process.stdout.write(`INVALID ${b.file}: not a readable parquet file (${b.problem})\n`);
+    if (broken.length === 0) process.stdout.write(`FAILED ${folder}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stdout.write('\nrelease-check: FAILED\n');
+    return 1;
   }
 
   process.stdout.write(`${release.descriptor.title} (${release.layout} layout) at ${folder}\n\nfiles:\n`);
@@ -91,7 +111,7 @@ export async function run(args: string[]): Promise<number> {
 }
 
 interface PinLine {
-  status: 'pinned' | 'invalid' | 'missing';
+  status: 'pinned' | 'invalid' | 'missing' | 'unreadable';
   path: string;
   detail: string;
 }
@@ -114,7 +134,14 @@ function checkOtherPins(folder: string, release: LoadedRelease): PinLine[] {
       lines.push({ status: 'missing', path: file, detail: 'pinned in release.json but not in the folder' });
       continue;
     }
-    const actual = createHash('sha256').update(readFileSync(full)).digest('hex');
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(full);
+    } catch (error) {
+      lines.push({ status: 'unreadable', path: file, detail: `pinned in release.json but ${fsProblem(error)}` });
+      continue;
+    }
+    const actual = createHash('sha256').update(bytes).digest('hex');
     lines.push(
       actual === pin
         ? { status: 'pinned', path: file, detail: 'sha256 ok' }
@@ -122,4 +149,49 @@ function checkOtherPins(folder: string, release: LoadedRelease): PinLine[] {
     );
   }
   return lines;
+}
+
+class UnreadableFileError extends Error {
+  constructor(
+    readonly file: string,
+    error: unknown,
+  ) {
+    super(`the file exists but is ${fsProblem(error)}`);
+  }
+}
+
+/** FolderSource that tells a missing file (undefined) from one it cannot read (UnreadableFileError). */
+class CheckedFolderSource extends FolderSource {
+  override async read(rel: string): Promise<Uint8Array | undefined> {
+    try {
+      return new Uint8Array(await readFile(path.join(this.root, rel)));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw new UnreadableFileError(rel, error);
+    }
+  }
+  override async open(rel: string): Promise<AsyncBuffer | undefined> {
+    const bytes = await this.read(rel);
+    return bytes ? { byteLength: bytes.byteLength, slice: (s, e) => bytes.slice(s, e).buffer } : undefined;
+  }
+}
+
+function describeFsPath(error: unknown, fallback: string): string {
+  const p = (error as NodeJS.ErrnoException).path;
+  return typeof p === 'string' ? p : fallback;
+}
+
+/** Every .parquet file of the folder whose footer and metadata hyparquet cannot read, with its reason. */
+async function brokenParquetFiles(source: CheckedFolderSource): Promise<{ file: string; problem: string }[]> {
+  const out: { file: string; problem: string }[] = [];
+  for (const file of source.list().filter((f) => f.endsWith('.parquet'))) {
+    try {
+      const buffer = await source.open(file);
+      if (buffer) await parquetMetadataAsync(buffer);
+    } catch (error) {
+      out.push({ file, problem: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return out;
 }

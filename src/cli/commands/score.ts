@@ -5,7 +5,6 @@
  * would crash on).
  */
 import { createReadStream } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
 import type { JudgeProfile, Task } from '../../core/release/types.ts';
 import { parsePredictionsStream } from '../../core/scoring/predictions.ts';
 import type { PredictionsOptions, PredictionsResult } from '../../core/scoring/predictions.ts';
@@ -13,6 +12,16 @@ import { JudgeCallsMissingError, ScoringAbortedError, scoreSubmission } from '..
 import type { JudgeFn, ScoringOutcome, ScoreSubmissionInput } from '../../core/scoring/score.ts';
 import { ScoringInputError, parseJudgeProfile, parseTasksJsonl } from '../../core/scoring/scoring-inputs.ts';
 import { UsageError, parseArgs } from '../args.ts';
+import {
+  FileContentError,
+  InputFileError,
+  checkInputFile,
+  checkOutputPath,
+  fsProblem,
+  readJsonFile,
+  readText,
+  writeOutputFile,
+} from '../files.ts';
 import { DEFAULT_BASE_URLS, normaliseBaseUrl } from '../../core/judge/endpoint.ts';
 import { redactSecret, type JudgeError } from '../../core/judge/errors.ts';
 import { createJudgeProvider } from '../../core/judge/providers.ts';
@@ -67,28 +76,6 @@ const VALUED = [
   'concurrency',
 ];
 
-/** Thrown for a missing or unreadable input file: a usage problem (exit 2). */
-export class InputFileError extends Error {}
-
-export async function readText(file: string, what: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new InputFileError(
-      `cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
-}
-
-export async function readJsonFile(file: string, what: string): Promise<unknown> {
-  const text = await readText(file, what);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ScoringInputError(file, [`expected JSON, found invalid JSON (${(error as Error).message})`]);
-  }
-}
-
 export async function loadTasks(file: string): Promise<Task[]> {
   return parseTasksJsonl(await readText(file, 'tasks file'), file);
 }
@@ -102,20 +89,33 @@ export async function loadPredictions(
   tasks: readonly Task[],
   options: PredictionsOptions,
 ): Promise<PredictionsResult> {
+  await checkInputFile(file, 'predictions file');
   try {
-    if (!(await stat(file)).isFile()) throw new Error('not a file');
-  } catch {
-    throw new InputFileError(`cannot read predictions file ${file}`);
+    return await parsePredictionsStream(createReadStream(file), tasks, options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+    throw new InputFileError(`cannot read predictions file ${file}: it is ${fsProblem(error)}`);
   }
-  return parsePredictionsStream(createReadStream(file), tasks, options);
 }
 
+/** Errors, then warnings (oddities the scorer reads anyway), then the canonical scorer's own summary lines. */
 export function printPredictionProblems(file: string, result: PredictionsResult, shown = 50): void {
   const err = process.stderr;
-  err.write(`${file}: ${result.issueCount} problem(s)\n`);
-  for (const issue of result.issues.slice(0, shown)) err.write(`  ${issue.message}\n`);
-  if (result.issueCount > shown) err.write(`  ... and ${result.issueCount - shown} more\n`);
-  for (const line of result.summary) err.write(`${line}\n`);
+  if (result.issueCount > 0) {
+    err.write(`${file}: ${result.issueCount} problem(s)\n`);
+    for (const issue of result.issues.slice(0, shown)) err.write(`  ${issue.message}\n`);
+    if (result.issueCount > shown) err.write(`  ... and ${result.issueCount - shown} more\n`);
+    for (const line of result.summary) err.write(`${line}\n`);
+  }
+  printPredictionWarnings(file, result, shown);
+}
+
+export function printPredictionWarnings(file: string, result: PredictionsResult, shown = 50): void {
+  if (result.warningCount === 0) return;
+  const err = process.stderr;
+  err.write(`${file}: ${result.warningCount} warning(s), each saying how the canonical scorer reads the value\n`);
+  for (const warning of result.warnings.slice(0, shown)) err.write(`  warning: ${warning.message}\n`);
+  if (result.warningCount > shown) err.write(`  ... and ${result.warningCount - shown} more\n`);
 }
 
 export interface LiveJudgeFlags {
@@ -230,11 +230,15 @@ export async function runScoring(input: ScoreSubmissionInput, cacheSource: strin
 
 /** Common error handling of the scoring commands. */
 export function exitCodeOf(error: unknown, usage: string): number {
-  if (error instanceof UsageError || error instanceof InputFileError) {
+  if (error instanceof UsageError) {
     process.stderr.write(`${error.message}\n\n${usage}`);
     return EXIT.usage;
   }
-  if (error instanceof ScoringInputError || error instanceof JudgeCacheError) {
+  if (error instanceof InputFileError) {
+    process.stderr.write(`${error.message}\n(see --help for the usage)\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof ScoringInputError || error instanceof JudgeCacheError || error instanceof FileContentError) {
     process.stderr.write(`${error.message}\n`);
     return EXIT.failed;
   }
@@ -259,12 +263,15 @@ export async function run(args: string[]): Promise<number> {
         live ? '--judge-cache is required: live replies are written there' : '--judge-cache is required',
       );
 
+    const out = flags.get('out');
+    if (out) await checkOutputPath(out, 'scores.json');
     const tasks = await loadTasks(flags.get('tasks')!);
     const profile = await loadProfile(flags.get('judge-profile')!);
     const predictionsFile = flags.get('predictions')!;
-    const predictions = await loadPredictions(predictionsFile, tasks, { requireAnswerKey: false });
+    const predictions = await loadPredictions(predictionsFile, tasks, { mode: 'score' });
+    printPredictionProblems(predictionsFile, predictions);
     if (!predictions.ok) {
-      printPredictionProblems(predictionsFile, predictions);
+      process.stderr.write(`${predictionsFile}: not scored (the canonical scorer would produce no report for it)\n`);
       return EXIT.failed;
     }
     const cacheLocation = flags.get('judge-cache')!;
@@ -286,9 +293,8 @@ export async function run(args: string[]): Promise<number> {
     if (flags.has('dataset-version')) extras.dataset_version = flags.get('dataset-version')!;
     const outcome = await runScoring({ tasks, predictions, profile, judge, extras }, cacheSource);
     if (typeof outcome === 'number') return outcome;
-    const out = flags.get('out');
     if (out) {
-      await writeFile(out, outcome.scoresJson, 'utf8');
+      await writeOutputFile(out, outcome.scoresJson, 'scores.json');
       process.stderr.write(
         `wrote ${out}: overall_cited_correctness ${outcome.report.overall_cited_correctness}, ${outcome.calls.length} judge calls, judge_errors ${outcome.report.judge_errors}\n`,
       );

@@ -1,17 +1,22 @@
 /**
  * `validate <submission-dir>`: what the benchmark's CI does with a submission bundle
- * (submit.validate_bundle + compare_scores.py): metadata.json fields, the questions_sha256 pin
- * (metadata, questions file, manifest), predictions, a full rescoring from the judge cache
- * (judge_errors must be 0) and the comparison with the committed scores.json.
+ * (submit.validate_bundle + compare_scores.py): metadata.json fields; the questions_sha256 pin,
+ * always checked three ways like validate_bundle (metadata == sha256 of the questions file of the
+ * split the metadata names == the manifest's pin); predictions as `validate` reads them; a full
+ * rescoring from the judge cache (judge_errors must be 0) and the comparison with the committed
+ * scores.json.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Manifest, SplitName, Task } from '../../core/release/types.ts';
+import type { Manifest, Task } from '../../core/release/types.ts';
 import { compareScores } from '../../core/scoring/compare.ts';
 import { sha256Hex } from '../../core/scoring/prompts.ts';
 import { questionLine } from '../../core/release/jsonl.ts';
 import { UsageError, parseArgs } from '../args.ts';
 import { cacheOnlyJudge, openJudgeCache } from '../../adapters/node/judge-cache-fs.ts';
+import { InputFileError, fileState, fsProblem, pyToPlain, readJsonFile } from '../files.ts';
+import { pyJsonLoads } from '../../core/python/json-loads.ts';
 import {
   EXIT,
   exitCodeOf,
@@ -19,7 +24,6 @@ import {
   loadProfile,
   loadTasks,
   printPredictionProblems,
-  readJsonFile,
   runScoring,
 } from './score.ts';
 
@@ -28,10 +32,17 @@ const USAGE = `usage: npm run cli -- validate <submission-dir> --tasks <tasks.js
          [--manifest manifest.json] [--questions questions.jsonl] [--dataset-version v1.0]
 
 Checks a submission folder like the benchmark's CI: metadata.json (system_name, split,
-dataset_version, questions_sha256), the questions hash against the questions file (derived
-from the tasks when --questions is absent) and the manifest pin, predictions.jsonl, a full
-rescoring from the judge cache (no judge errors allowed), and the committed scores.json
-against the recomputed one with the CI tolerances.
+dataset_version, questions_sha256); the questions pin, always: the metadata's hash must equal
+the sha256 of the questions file of the split metadata.json names and the manifest's pin for
+that split; the tasks file must be that split's answer key; predictions.jsonl as validate reads
+it (types, at most 20 citations / retrieved); a full rescoring from the judge cache (no judge
+errors allowed); the committed scores.json against the recomputed one with the CI tolerances.
+
+Without --manifest, manifest.json is looked for where releases keep it: next to the tasks'
+split folder (<root>/<split>/tasks.jsonl -> <root>/manifest.json), beside the tasks file, two
+levels above the bundle (<release>/submissions/<slug>) and at <repo>/dataset/<version>/ (the
+benchmark's repository layout). Without --questions, the split's questions file is
+<manifest folder>/<split>/questions.jsonl (or what release.json there names).
 
 exit codes: 0 valid, 1 a check failed, 2 usage, 3 a judge call is missing from the cache,
             4 scoring aborted
@@ -39,20 +50,50 @@ exit codes: 0 valid, 1 a check failed, 2 usage, 3 a judge call is missing from t
 
 const META_KEYS = ['system_name', 'split', 'dataset_version', 'questions_sha256'] as const;
 
-async function exists(file: string): Promise<boolean> {
+async function fileSha256(file: string): Promise<string> {
   try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
+    return createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex');
+  } catch (error) {
+    throw new InputFileError(`cannot read questions file ${file}: it is ${fsProblem(error)}`);
   }
 }
 
-async function questionsSha(questionsFile: string | undefined, tasks: readonly Task[]): Promise<string> {
-  if (questionsFile) {
-    const bytes = await readFile(questionsFile);
-    const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
-    return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+/** Where a manifest may live, most specific first. */
+function manifestCandidates(tasksFile: string, bundle: string, version: string): string[] {
+  const tasksDir = path.dirname(path.resolve(tasksFile));
+  const bundleDir = path.resolve(bundle);
+  const repo = path.dirname(path.dirname(bundleDir));
+  return [
+    path.join(path.dirname(tasksDir), 'manifest.json'),
+    path.join(tasksDir, 'manifest.json'),
+    path.join(repo, 'manifest.json'),
+    path.join(repo, 'dataset', version, 'manifest.json'),
+  ].filter((p, i, all) => all.indexOf(p) === i);
+}
+
+async function firstFile(candidates: readonly string[]): Promise<string | undefined> {
+  for (const c of candidates) if ((await fileState(c)) === 'file') return c;
+  return undefined;
+}
+
+/** The questions file of `split`: release.json's path when one sits beside the manifest, else <dir>/<split>/questions.jsonl. */
+async function questionsCandidates(manifestPath: string, split: string): Promise<string[]> {
+  const root = path.dirname(manifestPath);
+  const out: string[] = [];
+  const descriptor = path.join(root, 'release.json');
+  if ((await fileState(descriptor)) === 'file') {
+    const named = (
+      (await readJsonFile(descriptor, 'release descriptor')) as { splits?: Record<string, { questions?: unknown }> }
+    )?.splits?.[split]?.questions;
+    if (typeof named === 'string') out.push(path.join(root, ...named.split('/')));
   }
+  out.push(path.join(root, split, 'questions.jsonl'));
+  return out;
+}
+
+function derivedQuestionsSha(tasks: readonly Task[]): Promise<string> {
   return sha256Hex(tasks.map(questionLine).join(''));
 }
 
@@ -76,9 +117,7 @@ export async function run(args: string[]): Promise<number> {
       if (!flags.has(name)) throw new UsageError(`--${name} is required`);
     const dir = positional[0]!;
     const expectedVersion = flags.get('dataset-version') ?? 'v1.0';
-    const failures: string[] = [];
     const fail = (message: string): number => {
-      failures.push(message);
       process.stderr.write(`FAIL ${message}\n`);
       return EXIT.failed;
     };
@@ -86,10 +125,20 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(`ok   ${message}\n`);
     };
 
+    const dirState = await fileState(dir);
+    if (dirState !== 'folder')
+      throw new InputFileError(
+        `cannot read submission folder ${dir}: it is ${dirState === 'file' ? 'a file, not a folder' : dirState === 'missing' ? 'missing (no such folder)' : 'unreadable (permission denied)'}`,
+      );
     const metaPath = path.join(dir, 'metadata.json');
     const predsPath = path.join(dir, 'predictions.jsonl');
-    if (!(await exists(metaPath)) || !(await exists(predsPath)))
-      return fail('bundle must contain metadata.json and predictions.jsonl');
+    for (const file of [metaPath, predsPath]) {
+      const state = await fileState(file);
+      if (state === 'missing')
+        return fail(`bundle must contain metadata.json and predictions.jsonl: ${file} is missing`);
+      if (state !== 'file')
+        return fail(`${file} is ${state === 'folder' ? 'a folder, not a file' : 'unreadable (permission denied)'}`);
+    }
     const meta = (await readJsonFile(metaPath, 'metadata')) as Record<string, unknown>;
     if (typeof meta !== 'object' || meta === null || Array.isArray(meta))
       return fail('metadata.json: expected a JSON object');
@@ -102,29 +151,54 @@ export async function run(args: string[]): Promise<number> {
       return fail(`dataset_version ${m.dataset_version} != current ${expectedVersion}`);
     pass(`metadata.json: ${m.system_name}, split ${m.split}, ${m.dataset_version}`);
 
-    const tasks = await loadTasks(flags.get('tasks')!);
+    const tasksPath = flags.get('tasks')!;
+    const tasks = await loadTasks(tasksPath);
     const profile = await loadProfile(flags.get('judge-profile')!);
-    const actualSha = await questionsSha(flags.get('questions'), tasks);
-    if (actualSha !== m.questions_sha256) return fail('questions_sha256 does not match the released questions file');
-    const manifestPath = flags.get('manifest');
-    if (manifestPath) {
-      const manifest = (await readJsonFile(manifestPath, 'manifest')) as Manifest;
-      const pinned = manifest?.splits?.[m.split as SplitName]?.questions_sha256;
-      if (typeof pinned !== 'string')
-        return fail(`manifest ${manifestPath} has no questions_sha256 for split ${m.split}`);
-      if (actualSha !== pinned) {
-        return fail(
-          `questions.jsonl (${m.split}) does not match the released manifest pin ${pinned.slice(0, 12)}… — the dataset files have been modified`,
-        );
-      }
-    }
-    pass(`questions_sha256 ${actualSha.slice(0, 12)}… matches${manifestPath ? ' metadata and manifest' : ' metadata'}`);
 
-    const predictions = await loadPredictions(predsPath, tasks, { requireAnswerKey: true });
-    if (!predictions.ok) {
-      printPredictionProblems(predsPath, predictions);
-      return fail(`predictions.jsonl: ${predictions.issueCount} problem(s)`);
+    // the questions pin, three ways (validate_bundle): metadata == questions file of the split == manifest
+    let manifestPath = flags.get('manifest');
+    if (!manifestPath) {
+      const candidates = manifestCandidates(tasksPath, dir, expectedVersion);
+      manifestPath = await firstFile(candidates);
+      if (!manifestPath)
+        return fail(
+          `no manifest.json found to check the questions pin against (looked at ${candidates.join(', ')}); pass --manifest <manifest.json> of the release`,
+        );
     }
+    const manifest = (await readJsonFile(manifestPath, 'manifest')) as Manifest;
+    const pinned = manifest?.splits?.[m.split as keyof Manifest['splits']]?.questions_sha256;
+    if (typeof pinned !== 'string')
+      return fail(`manifest ${manifestPath} has no questions_sha256 for split ${JSON.stringify(m.split)}`);
+    let questionsPath = flags.get('questions');
+    if (!questionsPath) {
+      const candidates = await questionsCandidates(manifestPath, m.split);
+      questionsPath = await firstFile(candidates);
+      if (!questionsPath)
+        return fail(
+          `no questions file of split ${JSON.stringify(m.split)} found next to ${manifestPath} (looked at ${candidates.join(', ')}); pass --questions <questions.jsonl>`,
+        );
+    }
+    const actualSha = await fileSha256(questionsPath);
+    if (actualSha !== m.questions_sha256)
+      return fail(
+        `questions_sha256 does not match the released questions file ${questionsPath} (metadata ${m.questions_sha256.slice(0, 12)}…, file ${actualSha.slice(0, 12)}…)`,
+      );
+    if (actualSha !== pinned)
+      return fail(
+        `${questionsPath} (${m.split}) does not match the manifest pin ${pinned.slice(0, 12)}… of ${manifestPath}: the dataset files have been modified`,
+      );
+    const tasksSha = await derivedQuestionsSha(tasks);
+    if (tasksSha !== actualSha)
+      return fail(
+        `${tasksPath} is not the answer key of split ${m.split}: its questions (task_id, type, question per line) hash to ${tasksSha.slice(0, 12)}…, ${questionsPath} to ${actualSha.slice(0, 12)}…`,
+      );
+    pass(
+      `questions_sha256 ${actualSha.slice(0, 12)}… matches metadata, ${questionsPath} and the pin in ${manifestPath}`,
+    );
+
+    const predictions = await loadPredictions(predsPath, tasks, { mode: 'validate' });
+    printPredictionProblems(predsPath, predictions);
+    if (!predictions.ok) return fail(`predictions.jsonl: ${predictions.issueCount} problem(s)`);
     pass(`predictions.jsonl: ${predictions.byTaskId.size} predictions, one per task`);
 
     const cache = await openJudgeCache(flags.get('judge-cache')!);
@@ -146,18 +220,23 @@ export async function run(args: string[]): Promise<number> {
     );
 
     const committedPath = path.join(dir, 'scores.json');
-    if (await exists(committedPath)) {
+    const committedState = await fileState(committedPath);
+    if (committedState === 'file') {
       const committed = await readJsonFile(committedPath, 'committed scores');
-      const mismatches = compareScores(committed, JSON.parse(outcome.scoresJson));
+      const mismatches = compareScores(committed, pyToPlain(pyJsonLoads(outcome.scoresJson)));
       if (mismatches.length) {
         for (const mm of mismatches) process.stderr.write(`  - ${mm.message}\n`);
         return fail(`committed scores.json != recomputed scores (${mismatches.length} mismatch(es))`);
       }
       pass('committed scores.json matches the recomputed scores (within judge tolerance)');
-    } else {
+    } else if (committedState === 'missing') {
       process.stdout.write('note no committed scores.json to compare\n');
+    } else {
+      return fail(
+        `${committedPath} is ${committedState === 'folder' ? 'a folder, not a file' : 'unreadable (permission denied)'}`,
+      );
     }
-    return failures.length ? EXIT.failed : EXIT.ok;
+    return EXIT.ok;
   } catch (error) {
     return exitCodeOf(error, USAGE);
   }

@@ -4,6 +4,7 @@
  * the original text are kept so that a match can be shown (and measured against the judges'
  * excerpt, which Python cuts in code points).
  */
+export { codePointOffset, utf16OffsetOfCodePoint } from '../text/code-points.ts';
 
 /** Python's str.split() whitespace (str.isspace), which is not JavaScript's \s. */
 const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
@@ -113,31 +114,4 @@ function lowerWithOrigin(original: string): { lowered: string; origin: Int32Arra
   }
   for (; at <= lowered.length; at++) origin[at] = original.length;
   return { lowered, origin };
-}
-
-/** Python's len(text[:utf16Offset]): the code points before a UTF-16 offset. */
-export function codePointOffset(text: string, utf16Offset: number): number {
-  let n = 0;
-  for (let i = 0; i < utf16Offset && i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // A high surrogate followed by a low one is one code point.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-}
-
-/** The UTF-16 offset where Python's text[:codePoints] ends. */
-export function utf16OffsetOfCodePoint(text: string, codePoints: number): number {
-  let i = 0;
-  let n = 0;
-  while (i < text.length && n < codePoints) {
-    const c = text.charCodeAt(i);
-    i += c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
-    n++;
-  }
-  return i;
 }

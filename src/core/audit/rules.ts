@@ -2,12 +2,13 @@
  * The audit's rules, in one place: the numbers the code uses and the sentences the view, the
  * CLI summary and the README print next to the figures they define.
  */
+import { JUDGE_EXCERPT_CHARS } from '../text/judge-excerpt.ts';
 
 /** A claim is grounded by overlap when at least this share of its distinct tokens occur in the document. */
 export const OVERLAP_THRESHOLD = 0.6;
 
 /** The pool and gauntlet judges of the v1.0 build read a document's first 2,500 characters. */
-export const JUDGE_EXCERPT_CHARS = 2500;
+export { JUDGE_EXCERPT_CHARS };
 
 export const RULES = {
   grounding:

@@ -17,6 +17,7 @@ import type { Sql } from './sql.ts';
 import { createTables, fillSourceQuality } from './tables.ts';
 import { TextSearch } from './text-search.ts';
 import type { Chunk } from '../release/types.ts';
+import type { SourceLocator } from '../source-docs/locator.ts';
 import { Table, Utf8, Int32, vectorFromArray } from 'apache-arrow';
 
 export interface ReleaseSummary {
@@ -215,6 +216,11 @@ export function createExplorerData(startSql: () => Promise<Sql>, baseHref: strin
 
     /** The release's chunks of a document (chunks.jsonl or chunks.parquet), or undefined without chunks. */
     chunks: chunksOf,
+
+    /** The release's locator of its documents in the Hugging Face source, when it ships one. */
+    sourceLocator(): SourceLocator | undefined {
+      return current?.release.sourceLocator;
+    },
 
     async funnel() {
       return funnel(await sql());

@@ -2,7 +2,10 @@
  * Python's json.loads, as the scorer applies it to a judge reply, with Python's value kinds
  * kept: int -> bigint, float -> number, dict -> Map (insertion order, last duplicate wins),
  * list -> array. Accepts NaN / Infinity / -Infinity like Python; rejects what Python rejects
- * (raw control characters in strings, a BOM, trailing data).
+ * (raw control characters in strings, a BOM, trailing data), with Python's exception kind:
+ * JSONDecodeError for bad syntax, ValueError for an int literal longer than 4,300 digits,
+ * RecursionError past 1,497 nested containers (CPython 3.12's C recursion limit for its JSON
+ * scanner, whatever the Python call depth).
  */
 export type PyValue = null | boolean | string | bigint | number | PyValue[] | PyDict;
 export type PyDict = Map<string, PyValue>;
@@ -16,7 +19,16 @@ export class PyJsonDecodeError extends Error {
   }
 }
 
-const MAX_DEPTH = 900; // CPython's recursion limit would fail near here
+/** json.loads raised something other than JSONDecodeError (ValueError, RecursionError). */
+export class PyJsonLimitError extends Error {
+  constructor(readonly pythonError: string) {
+    super(pythonError);
+  }
+}
+
+/** Containers CPython 3.12's json.loads opens before RecursionError. */
+export const PY_JSON_MAX_NESTING = 1497;
+const MAX_INT_DIGITS = 4300;
 
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
@@ -41,7 +53,6 @@ class Parser {
   }
 
   value(depth: number): PyValue {
-    if (depth > MAX_DEPTH) this.fail('maximum nesting depth exceeded');
     const t = this.text;
     const c = t[this.pos];
     switch (c) {
@@ -78,7 +89,15 @@ class Parser {
     const m = NUMBER.exec(this.text);
     if (!m) this.fail('Expecting value');
     this.pos += m[0].length;
-    if (m[1] === undefined && m[2] === undefined) return BigInt(m[0]);
+    if (m[1] === undefined && m[2] === undefined) {
+      const digits = m[0].length - (m[0].startsWith('-') ? 1 : 0);
+      if (digits > MAX_INT_DIGITS) {
+        throw new PyJsonLimitError(
+          `ValueError: Exceeds the limit (${MAX_INT_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`,
+        );
+      }
+      return BigInt(m[0]);
+    }
     return Number(m[0]);
   }
 
@@ -131,7 +150,15 @@ class Parser {
     return parseInt(h, 16);
   }
 
+  enter(depth: number, what: string): void {
+    if (depth >= PY_JSON_MAX_NESTING)
+      throw new PyJsonLimitError(
+        `RecursionError: maximum recursion depth exceeded while decoding a JSON ${what} from a unicode string`,
+      );
+  }
+
   object(depth: number): PyDict {
+    this.enter(depth, 'object');
     const dict: PyDict = new Map();
     this.pos++;
     this.skipWs();
@@ -157,6 +184,7 @@ class Parser {
   }
 
   array(depth: number): PyValue[] {
+    this.enter(depth, 'array');
     const list: PyValue[] = [];
     this.pos++;
     this.skipWs();
@@ -176,7 +204,7 @@ class Parser {
   }
 }
 
-/** json.loads(text). Throws PyJsonDecodeError where Python raises JSONDecodeError. */
+/** json.loads(text). Throws PyJsonDecodeError where Python raises JSONDecodeError, PyJsonLimitError for the other errors. */
 export function pyJsonLoads(text: string): PyValue {
   if (text.charCodeAt(0) === 0xfeff) throw new PyJsonDecodeError('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0);
   const parser = new Parser(text);

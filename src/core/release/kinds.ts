@@ -1,4 +1,5 @@
 import * as s from './schemas.ts';
+import { sourceLocatorValidator } from '../source-docs/locator.ts';
 import type { Validator } from './validate.ts';
 
 /** Which validator reads which kind of release file. */
@@ -22,4 +23,5 @@ export const FILE_VALIDATORS = {
   pool: s.poolEntryValidator,
   submission_metadata: s.submissionMetadataValidator,
   submission_scores: s.submissionScoresValidator,
+  source_locator: sourceLocatorValidator,
 } satisfies Record<string, Validator<unknown>>;

@@ -21,6 +21,7 @@ import type {
   SubmissionMetadata,
   Task,
 } from './types.ts';
+import type { SourceLocator } from '../source-docs/locator.ts';
 
 export type FileStatus = 'loaded' | 'missing' | 'invalid' | 'ignored' | 'deferred';
 
@@ -74,6 +75,8 @@ export interface LoadedRelease {
   rejectionDetails?: RejectionDetail[];
   poolDropped?: PoolDropped[];
   pool?: PoolEntry[];
+  /** Where the release's documents are in the Hugging Face source (a `source-locate` output). */
+  sourceLocator?: SourceLocator;
   submissions: LoadedSubmission[];
   files: FileReport[];
   /** Optional parts the release does not have, for the UI to say so. */

@@ -6,6 +6,7 @@ import { parseJsonFile, parseJsonlBytes } from './jsonl.ts';
 import { type PlannedFile } from './layout.ts';
 import { FILE_VALIDATORS } from './kinds.ts';
 import type { Validator } from './validate.ts';
+import type { SourceLocator } from '../source-docs/locator.ts';
 import type {
   Candidate,
   Chunk,
@@ -116,6 +117,9 @@ export async function parseFileInto(
       submission().predictionsText = text;
       return text.split('\n').filter((l) => l.trim() !== '').length;
     }
+    case 'source_locator':
+      release.sourceLocator = json<SourceLocator>(FILE_VALIDATORS.source_locator);
+      return Object.keys(release.sourceLocator?.docs ?? {}).length;
     case 'descriptor':
       return 1;
   }

@@ -251,6 +251,7 @@ export const RELEASE_FILE_KINDS = [
   'pool_dropped',
   'pool',
   'dataset_card',
+  'source_locator',
 ] as const;
 export type ReleaseFileKind = (typeof RELEASE_FILE_KINDS)[number];
 

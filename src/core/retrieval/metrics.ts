@@ -10,9 +10,13 @@
  * 2. trec_eval's measures, named as trec_eval prints them, with its conventions
  *    (usnistgov/trec_eval form_res_rels.c, m_*.c):
  *    - the run is re-sorted by score descending, ties by docid descending (strcmp(b, a));
- *    - a query is evaluated only when it is in both the run and the qrels; a query with no
- *      qrels lines (e.g. a task with an empty gold set) is excluded. With `complete` (-c),
- *      qrels queries missing from the run are evaluated as empty rankings (all zeros);
+ *    - a query with no qrels lines (e.g. a task with an empty gold set) is not evaluated;
+ *    - a qrels query missing from the run: with `complete` (-c) it is evaluated as an empty
+ *      ranking (all zeros) and, as trec_eval's -c does, the `all` line's num_rel then counts
+ *      every qrels judgement with rel > 0 whatever the relevance level; without -c trec_eval 10
+ *      (HEAD) stops with exit code 4 ("result qid ... not found"), 9.x skipped the query. We
+ *      skip it (averages over the queries in both) and list it in `missingFromRun`, so a
+ *      caller can refuse or warn as it sees fit;
  *    - relevant = rel >= relevanceLevel (default 1) for recall, P, map, recip_rank;
  *      ndcg_cut uses the rel value itself as gain (rel > 0), discount log2(rank + 1);
  *    - P_k divides by k even when fewer documents were retrieved.
@@ -195,6 +199,8 @@ export interface TrecEvalResult {
   /** Means (counts: sums) over the evaluated queries. */
   all: TrecValues;
   numQ: number;
+  /** qrels queries absent from the run (code-point order): zeros with -c, left out without it. */
+  missingFromRun: string[];
 }
 
 export function trecEval(
@@ -203,13 +209,21 @@ export function trecEval(
   options: TrecEvalOptions = {},
 ): TrecEvalResult {
   const level = options.relevanceLevel ?? 1;
-  const qids = [...qrels.keys()].filter((q) => options.complete || run.has(q)).sort(compareCodePoints);
+  const allQids = [...qrels.keys()].sort(compareCodePoints);
+  const missingFromRun = allQids.filter((q) => !run.has(q));
+  const qids = options.complete ? allQids : allQids.filter((q) => run.has(q));
   const perQuery = new Map<string, TrecValues>();
   for (const qid of qids) perQuery.set(qid, trecEvalQuery(run.get(qid) ?? [], qrels.get(qid)!, level));
   const all = Object.fromEntries(TREC_MEASURES.map((m) => [m, 0])) as TrecValues;
   for (const values of perQuery.values()) for (const m of TREC_MEASURES) all[m] += values[m];
   if (qids.length > 0) for (const m of TREC_MEASURES) if (!COUNT_MEASURES.has(m)) all[m] /= qids.length;
-  return { perQuery, all, numQ: qids.length };
+  if (options.complete) {
+    // m_num_rel.c te_calc_avg_num_rel: with -c, num_rel of `all` counts rel > 0 over every qrels line
+    let numRel = 0;
+    for (const judged of qrels.values()) for (const rel of judged.values()) if (rel > 0) numRel++;
+    all.num_rel = numRel;
+  }
+  return { perQuery, all, numQ: qids.length, missingFromRun };
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * Splits JSONL text arriving in chunks into lines without ever holding more than one line:
- * \n, \r\n and a lone \r end a line (Python's universal newlines), a leading BOM is dropped,
- * and a line longer than the cap is reported by its length instead of being buffered.
+ * \n, \r\n and a lone \r end a line, which is how Python iterates a file opened in text mode
+ * (universal newlines; \x1c, \x85 and \u2028 do not end a line there, unlike str.splitlines()).
+ * A line longer than the cap is reported by its length instead of being buffered. A leading
+ * BOM is passed on as part of line 1: each reader decides what it means.
  */
 export type LineEvent = { line: number; text: string; overlong?: undefined } | { line: number; overlong: number };
 
@@ -11,21 +13,21 @@ export class JsonlLineSplitter {
   private skippedChars = 0;
   private lineNo = 1;
   private afterCr = false;
-  private atStart = true;
 
   constructor(
     private readonly maxLineChars: number,
     private readonly emit: (event: LineEvent) => void,
   ) {}
 
+  /** The number of the line being read (1-based). */
+  get currentLine(): number {
+    return this.lineNo;
+  }
+
   push(chunk: string): void {
     let start = 0;
-    if (this.atStart && chunk.length > 0) {
-      this.atStart = false;
-      if (chunk.charCodeAt(0) === 0xfeff) start = 1;
-    }
-    if (this.afterCr && chunk.charCodeAt(start) === 10) start++;
-    this.afterCr = false;
+    if (this.afterCr && chunk.charCodeAt(0) === 10) start++;
+    if (chunk.length > 0) this.afterCr = false;
     const len = chunk.length;
     let i = start;
     while (i < len) {

@@ -33,10 +33,33 @@ function weighted(
   return sum / n;
 }
 
+/** The fields the checks read, each of the right type; the names of those that are not. */
+function missingFields(entry: ScoreReport): string[] {
+  const e = entry as unknown as Record<string, unknown>;
+  const isNumberMap = (v: unknown): boolean =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'number');
+  const missing = ['per_type', 'per_type_uncited'].filter((k) => !isNumberMap(e[k]));
+  for (const k of [
+    'overall_cited_correctness',
+    'overall_uncited_correctness',
+    'overall_cited_correctness_micro',
+    'overall_uncited_correctness_micro',
+    'n_tasks',
+  ])
+    if (typeof e[k] !== 'number') missing.push(k);
+  return missing;
+}
+
 export function checkLeaderboardEntry(entry: ScoreReport, manifest: Manifest, tolerance = 1e-9): LeaderboardCheckRow {
   const split = (entry.split ?? 'full') as SplitName;
   const problems: string[] = [];
   const checks: LeaderboardCheck[] = [];
+  const name = typeof entry.system_name === 'string' ? entry.system_name : '(unnamed)';
+  const missing = missingFields(entry);
+  if (missing.length > 0) {
+    problems.push(`expected numbers in ${missing.join(', ')}, found them missing or of another type`);
+    return { system_name: name, ok: false, checks, problems };
+  }
   const info = manifest.splits[split];
   const add = (name: string, expected: number, found: number): void => {
     checks.push({ name, expected, found, ok: Math.abs(expected - found) <= tolerance });
@@ -72,7 +95,7 @@ export function checkLeaderboardEntry(entry: ScoreReport, manifest: Manifest, to
       problems.push(
         `${c.name}: expected ${c.expected}, found ${c.found} (|diff| ${Math.abs(c.expected - c.found)} > ${tolerance})`,
       );
-  return { system_name: entry.system_name ?? '(unnamed)', ok: problems.length === 0, checks, problems };
+  return { system_name: name, ok: problems.length === 0, checks, problems };
 }
 
 export function checkLeaderboard(

@@ -1,27 +1,46 @@
 /**
- * predictions.jsonl: parsing, validation against the tasks and the normalisation of
- * docs/benchmark-spec.md 2.1 / 1.5. Every problem names its line and field, says what was
- * expected and what was found. The set checks come in the canonical scorer's order
- * (duplicate task_id, unknown task_id, missing task) with its wording in `summary`.
+ * predictions.jsonl, read as the benchmark reads it and checked two ways (docs/benchmark-spec.md
+ * 1.5, 2.1):
+ *
+ * Reading (the benchmark's JSONL reader, checked against CPython 3.12): the file is UTF-8 (a
+ * BOM or an invalid byte stops it); lines end at \n, \r\n or a lone \r; each line is stripped
+ * with str.strip() (all Unicode whitespace, U+001C..U+001F, U+0085 and U+00A0 included), an
+ * empty result is skipped, anything else goes to json.loads (NaN, Infinity, ints of any size).
+ *
+ * mode 'validate' (the benchmark's `validate`): every field of the wrong type, and a citations
+ * or retrieved list over 20 entries, is an error.
+ * mode 'score' (score_predictions): those values are scored as score.py coerces them
+ * (prediction-fields.ts), each named in a warning with its line and field; errors are only what
+ * makes the canonical scorer stop: unreadable lines, values it raises on, and its own set checks
+ * (duplicate task_id, unknown task_id, missing task, in that order, with its wording in `summary`).
+ * Oddities both accept (whitespace json.loads alone would refuse) are warnings in both modes.
  */
 import type { Task } from '../release/types.ts';
 import { JsonlLineSplitter } from './jsonl-lines.ts';
 import type { LineEvent } from './jsonl-lines.ts';
-import { pyJsonLoads } from '../python/json-loads.ts';
-import type { PyValue } from '../python/json-loads.ts';
+import { PyJsonDecodeError, PyJsonLimitError, pyJsonLoads } from '../python/json-loads.ts';
+import type { PyDict } from '../python/json-loads.ts';
 import { pyReprStrList } from '../python/repr.ts';
+import { pyStrip, pyTypeName } from '../python/semantics.ts';
+import type { PyNumberValue } from '../python/semantics.ts';
+import { pySum } from '../python/sum.ts';
+import { describePy, readAnswer, readDocList, readTelemetry } from './prediction-fields.ts';
+import type { DocListRule, Finding, FindingCode, SumKind } from './prediction-fields.ts';
+import { firstInvalidUtf8 } from '../release/jsonl.ts';
+
+export type PredictionsMode = 'validate' | 'score';
 
 export type PredictionIssueCode =
+  | FindingCode
   | 'line_too_long'
+  | 'invalid_utf8'
   | 'invalid_json'
   | 'not_an_object'
-  | 'missing_field'
-  | 'wrong_type'
-  | 'too_many_entries'
-  | 'invalid_text'
+  | 'odd_whitespace'
   | 'duplicate_task_id'
   | 'unknown_task_id'
-  | 'missing_task';
+  | 'missing_task'
+  | 'canonical_crash';
 
 export interface PredictionIssue {
   code: PredictionIssueCode;
@@ -32,102 +51,75 @@ export interface PredictionIssue {
   message: string;
 }
 
-/** One prediction after normalisation (spec 2.1). */
+/** One prediction as the scorer uses it (spec 2.1). */
 export interface ScoringPrediction {
   task_id: string;
   line: number;
-  /** The answer as a string; "" when missing or null. */
+  /** str(answer or ""). */
   answer: string;
-  /** Every citation as given: not truncated, not deduplicated. */
+  /** Every citation as a string: not truncated, not deduplicated. */
   citations: string[];
-  /** Order-preserving dedup, then capped. */
+  /** Entries as strings, order-preserving dedup, then capped. */
   retrieved: string[];
 }
 
-/** Telemetry sums in prediction-line order, with Python's int/float kind of each sum. */
+/** Telemetry sums in prediction-line order, as Python values (bigint = int, number = float). */
 export interface TelemetrySums {
-  tokens: { total: number; isInt: boolean } | null;
-  cost: { total: number; isInt: boolean } | null;
+  /** sum(input_tokens + output_tokens) over truthy usage dicts; null when no line has one. */
+  tokens: PyNumberValue | null;
+  /** sum(cost_usd) over non-null values; null when no line has one. */
+  cost: PyNumberValue | null;
 }
 
 export interface PredictionsResult {
+  mode: PredictionsMode;
+  /** No error: the canonical scorer (score mode) or validate (validate mode) accepts the file. */
   ok: boolean;
-  /** Valid predictions by task_id (the first line of a duplicated id). */
+  /** The predictions by task_id (the first line of a duplicated id); lines with an error are left out. */
   byTaskId: Map<string, ScoringPrediction>;
   telemetry: TelemetrySums;
-  /** The first `maxIssues` problems, in line order, then missing tasks. */
+  /** Errors: the first `maxIssues`, in line order, then missing tasks. */
   issues: PredictionIssue[];
   issueCount: number;
+  /** Oddities the scorer reads anyway, each saying what it does with them: the first `maxIssues`. */
+  warnings: PredictionIssue[];
+  warningCount: number;
   /** The canonical scorer's own messages for the set checks, in its order. */
   summary: string[];
   lineCount: number;
 }
 
 export interface PredictionsOptions {
-  /** Stored problems (the total is still counted). Default 200. */
+  /** 'validate' (default): what `validate` refuses is an error. 'score': what score.py coerces is a warning. */
+  mode?: PredictionsMode;
+  /** Stored errors, and stored warnings (the totals are still counted). Default 200. */
   maxIssues?: number;
-  /** citations / retrieved entries allowed per line. Default 20. */
+  /** citations / retrieved entries validation allows per line. Default 20. */
   maxListEntries?: number;
   /** retrieved kept after dedup. Default 20. */
   retrievedCap?: number;
-  /** `validate` requires the answer key (spec 1.5); plain scoring reads a missing answer as "". Default true. */
+  /** The answer key must be present (spec 1.5). Default: true in validate mode, false in score mode. */
   requireAnswerKey?: boolean;
   /** A longer line is an error and is never held in memory. Default 16 MiB of text. */
   maxLineChars?: number;
 }
 
 const MAX_TRACKED_IDS = 100_000;
-// lone surrogates cannot be encoded as UTF-8 (Python's prompt.encode() would fail)
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const STOP = 'the canonical scorer would stop here with';
+const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `a list of ${v.length} entries`;
-  if (typeof v === 'string')
-    return v.length > 40 ? `a string (${JSON.stringify(v.slice(0, 40))}...)` : `a string (${JSON.stringify(v)})`;
-  if (typeof v === 'number' || typeof v === 'boolean') return `${typeof v} ${String(v)}`;
-  return 'an object';
+function codePoints(chars: string): string {
+  const seen = new Set<string>();
+  for (const ch of chars)
+    if (!JSON_WHITESPACE.has(ch.charCodeAt(0)))
+      seen.add(`U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  return [...seen].join(', ');
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-const TELEMETRY_LITERAL = /"(input_tokens|output_tokens|cost_usd)"\s*:\s*(-?\d+(\.\d+)?([eE][-+]?\d+)?)/g;
-
-/**
- * Is the JSON literal of each integral telemetry number an int (no '.', no exponent) in
- * Python's eyes? A quick scan of the raw line answers when it finds exactly the expected
- * keys once each; otherwise (e.g. an answer quoting "cost_usd": 1.0) the line is parsed again.
- */
-function telemetryKinds(lineText: string, expected: number): { tokens: boolean[]; cost: boolean | null } {
-  const found = [...lineText.matchAll(TELEMETRY_LITERAL)];
-  if (found.length === expected && new Set(found.map((m) => m[1])).size === expected) {
-    const kinds = { tokens: [] as boolean[], cost: null as boolean | null };
-    for (const m of found) {
-      const isInt = m[3] === undefined && m[4] === undefined;
-      if (m[1] === 'cost_usd') kinds.cost = isInt;
-      else kinds.tokens.push(isInt);
-    }
-    return kinds;
-  }
-  return telemetryKindsParsed(lineText);
-}
-
-function telemetryKindsParsed(lineText: string): { tokens: boolean[]; cost: boolean | null } {
-  const obj = pyJsonLoads(lineText.trim());
-  const kinds = { tokens: [] as boolean[], cost: null as boolean | null };
-  if (!(obj instanceof Map)) return kinds;
-  const usage = obj.get('usage');
-  if (usage instanceof Map) {
-    for (const key of ['input_tokens', 'output_tokens']) {
-      const v: PyValue | undefined = usage.get(key);
-      if (v !== undefined) kinds.tokens.push(typeof v === 'bigint');
-    }
-  }
-  const cost = obj.get('cost_usd');
-  if (cost !== undefined && cost !== null) kinds.cost = typeof cost === 'bigint';
-  return kinds;
+/** Whitespace json.loads itself would refuse (anything but space, tab, CR, LF). */
+function hasOddWhitespace(chars: string): boolean {
+  for (let i = 0; i < chars.length; i++) if (!JSON_WHITESPACE.has(chars.charCodeAt(i))) return true;
+  return false;
 }
 
 class PredictionsCollector {
@@ -136,12 +128,18 @@ class PredictionsCollector {
   private readonly duplicateIds = new Set<string>();
   private readonly unknownIds = new Set<string>();
   private readonly issues: PredictionIssue[] = [];
+  private readonly warnings: PredictionIssue[] = [];
   private issueCount = 0;
+  private warningCount = 0;
   private lineCount = 0;
-  private tokens: { total: number; isInt: boolean } | null = null;
-  private cost: { total: number; isInt: boolean } | null = null;
+  private stopped = false;
+  private readonly tokenItems: PyNumberValue[] = [];
+  private readonly costItems: PyNumberValue[] = [];
+  private readonly kinds: { tokens: SumKind; cost: SumKind } = { tokens: 'int', cost: 'int' };
+  private readonly mode: PredictionsMode;
   private readonly maxIssues: number;
-  private readonly maxList: number;
+  private readonly citationsRule: DocListRule;
+  private readonly retrievedRule: DocListRule;
   private readonly retrievedCap: number;
   private readonly requireAnswer: boolean;
   readonly maxLineChars: number;
@@ -151,116 +149,172 @@ class PredictionsCollector {
     private readonly taskIds: ReadonlySet<string>,
     options: PredictionsOptions,
   ) {
+    this.mode = options.mode ?? 'validate';
     this.maxIssues = options.maxIssues ?? 200;
-    this.maxList = options.maxListEntries ?? 20;
+    const maxList = options.maxListEntries ?? 20;
     this.retrievedCap = options.retrievedCap ?? 20;
-    this.requireAnswer = options.requireAnswerKey ?? true;
+    this.requireAnswer = options.requireAnswerKey ?? this.mode === 'validate';
     this.maxLineChars = options.maxLineChars ?? 16 * 1024 * 1024;
+    this.citationsRule = {
+      key: 'citations',
+      maxEntries: maxList,
+      overCap: (n) =>
+        `score.py counts all ${n} in citation precision (only the first gate_max_citations count for correctness)`,
+    };
+    this.retrievedRule = {
+      key: 'retrieved',
+      maxEntries: maxList,
+      overCap: () => `score.py keeps the first ${this.retrievedCap} distinct entries for recall@k and nDCG@10`,
+    };
   }
 
-  private report(code: PredictionIssueCode, line: number | null, field: string | null, detail: string): void {
-    this.issueCount++;
-    if (this.issues.length >= this.maxIssues) return;
+  private format(line: number | null, field: string | null, detail: string): string {
     const where = line === null ? '' : `line ${line}`;
     const fieldText = field === null ? '' : `${where ? ', ' : ''}field ${field}`;
-    this.issues.push({ code, line, field, message: `${where}${fieldText}: ${detail}` });
+    return `${where}${fieldText}: ${detail}`;
+  }
+
+  error(code: PredictionIssueCode, line: number | null, field: string | null, detail: string): void {
+    this.issueCount++;
+    if (this.issues.length < this.maxIssues)
+      this.issues.push({ code, line, field, message: this.format(line, field, detail) });
+  }
+
+  warn(code: PredictionIssueCode, line: number | null, field: string | null, detail: string): void {
+    this.warningCount++;
+    if (this.warnings.length < this.maxIssues)
+      this.warnings.push({ code, line, field, message: this.format(line, field, detail) });
+  }
+
+  /** A JSON value score.py raises on (or validate refuses, in validate mode) at its first step. */
+  private unreadable(code: PredictionIssueCode, line: number, detail: string, pythonError: string): void {
+    this.error(code, line, null, this.mode === 'score' ? `${detail}; ${STOP} ${pythonError}` : detail);
   }
 
   onLine = (event: LineEvent): void => {
     this.lineCount = event.line;
     if (event.overlong !== undefined) {
-      this.report(
+      this.error(
         'line_too_long',
         event.line,
         null,
-        `expected a line of at most ${this.maxLineChars} characters, found ${event.overlong}`,
+        `expected a line of at most ${this.maxLineChars} characters, found ${event.overlong} (a limit of this tool, not of the benchmark)`,
       );
       return;
     }
-    const text = event.text;
-    if (text.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      this.report(
+    let raw = event.text;
+    if (event.line === 1 && raw.charCodeAt(0) === 0xfeff) {
+      this.error(
         'invalid_json',
-        event.line,
+        1,
         null,
-        `expected one JSON object, found invalid JSON (${(error as Error).message})`,
+        `starts with a UTF-8 byte-order mark; the benchmark reads predictions as plain UTF-8, so ${STOP} JSONDecodeError: Unexpected UTF-8 BOM (decode using utf-8-sig). Save the file without a BOM`,
+      );
+      // read on without it, so that the rest of the report is about the content
+      raw = raw.slice(1);
+    }
+    const text = pyStrip(raw);
+    if (text === '') {
+      if (hasOddWhitespace(raw))
+        this.warn(
+          'odd_whitespace',
+          event.line,
+          null,
+          `only whitespace (${codePoints(raw)}); skipped, as the benchmark's reader strips each line (str.strip) and skips empty ones`,
+        );
+      return;
+    }
+    if (text.length !== raw.length) {
+      const start = raw.indexOf(text);
+      const around = raw.slice(0, start) + raw.slice(start + text.length);
+      if (hasOddWhitespace(around))
+        this.warn(
+          'odd_whitespace',
+          event.line,
+          null,
+          `whitespace json.loads alone would refuse around the JSON (${codePoints(around)}); accepted, as the benchmark's reader strips each line (str.strip) first`,
+        );
+    }
+    let value;
+    try {
+      value = pyJsonLoads(text);
+    } catch (error) {
+      if (error instanceof PyJsonDecodeError) {
+        this.unreadable(
+          'invalid_json',
+          event.line,
+          `expected one JSON object, found invalid JSON (${error.message})`,
+          'JSONDecodeError',
+        );
+        return;
+      }
+      if (error instanceof PyJsonLimitError) {
+        this.unreadable(
+          'invalid_json',
+          event.line,
+          'expected one JSON object, found JSON that Python cannot read (too deeply nested, or an int over 4,300 digits)',
+          error.pythonError,
+        );
+        return;
+      }
+      throw error;
+    }
+    if (!(value instanceof Map)) {
+      this.unreadable(
+        'not_an_object',
+        event.line,
+        `expected a JSON object, found ${describePy(value)}`,
+        `AttributeError: '${pyTypeName(value)}' object has no attribute 'get'`,
       );
       return;
     }
-    if (!isRecord(value)) {
-      this.report('not_an_object', event.line, null, `expected a JSON object, found ${describe(value)}`);
-      return;
-    }
-    this.readRecord(value, event.line, text);
+    this.readRecord(value, event.line);
   };
 
-  private stringList(record: Record<string, unknown>, key: string, line: number): string[] | null {
-    const v = record[key];
-    if (v === undefined || v === null) return [];
-    if (!Array.isArray(v)) {
-      this.report('wrong_type', line, key, `expected a list of strings or null, found ${describe(v)}`);
-      return null;
-    }
-    let ok = true;
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== 'string') {
-        this.report('wrong_type', line, `${key}[${i}]`, `expected a string, found ${describe(v[i])}`);
-        ok = false;
-      }
-    }
-    if (v.length > this.maxList) {
-      this.report(
-        'too_many_entries',
+  private emitFinding(f: Finding, line: number): boolean {
+    if (f.effect === 'crash') {
+      this.error(
+        this.mode === 'score' ? 'canonical_crash' : f.code,
         line,
-        key,
-        `expected at most ${this.maxList} entries (capped at ${this.maxList}), found ${v.length}`,
+        f.field,
+        `${f.detail}; ${STOP} ${f.consequence}`,
       );
-      ok = false;
+      return true;
     }
-    return ok ? (v as string[]) : null;
+    if (f.effect === 'coerce' && this.mode === 'validate') {
+      this.error(f.code, line, f.field, f.detail);
+      return true;
+    }
+    this.warn(f.code, line, f.field, `${f.detail}; ${f.consequence}`);
+    return false;
   }
 
-  private readRecord(record: Record<string, unknown>, line: number, text: string): void {
+  private readRecord(record: PyDict, line: number): void {
     let ok = true;
-    const taskId = record.task_id;
+    const taskId = record.get('task_id');
     if (taskId === undefined) {
-      this.report('missing_field', line, 'task_id', 'expected a task_id string, found no task_id key');
+      this.error('missing_field', line, 'task_id', 'expected a task_id string, found no task_id key');
       ok = false;
     } else if (typeof taskId !== 'string') {
-      this.report('wrong_type', line, 'task_id', `expected a string, found ${describe(taskId)}`);
+      this.error('wrong_type', line, 'task_id', `expected a string, found ${describePy(taskId)}`);
       ok = false;
     }
-    const answer = record.answer;
-    if (answer === undefined && this.requireAnswer) {
-      this.report('missing_field', line, 'answer', 'expected an answer key (a string, or null), found none');
-      ok = false;
-    } else if (answer !== undefined && answer !== null && typeof answer !== 'string') {
-      this.report('wrong_type', line, 'answer', `expected a string or null, found ${describe(answer)}`);
-      ok = false;
-    } else if (typeof answer === 'string' && LONE_SURROGATE.test(answer)) {
-      this.report(
-        'invalid_text',
-        line,
-        'answer',
-        'expected text encodable as UTF-8, found an unpaired surrogate escape',
-      );
+    if (!record.has('answer') && this.requireAnswer) {
+      this.error('missing_field', line, 'answer', 'expected an answer key (a string, or null), found none');
       ok = false;
     }
-    const citations = this.stringList(record, 'citations', line);
-    const retrievedRaw = this.stringList(record, 'retrieved', line);
-    if (citations === null || retrievedRaw === null) ok = false;
-    const telemetryOk = this.checkTelemetry(record, line);
-    if (!telemetryOk) ok = false;
+    const findings: Finding[] = [];
+    const answer = readAnswer(record, findings);
+    const citations = readDocList(record, this.citationsRule, findings);
+    const retrievedRaw = readDocList(record, this.retrievedRule, findings);
+    const telemetry = readTelemetry(record, this.kinds, findings);
+    for (const f of findings) if (this.emitFinding(f, line)) ok = false;
 
     if (typeof taskId === 'string') {
       const first = this.firstLineOf.get(taskId);
       if (first !== undefined) {
         if (this.duplicateIds.size < MAX_TRACKED_IDS) this.duplicateIds.add(taskId);
-        this.report(
+        this.error(
           'duplicate_task_id',
           line,
           'task_id',
@@ -269,7 +323,7 @@ class PredictionsCollector {
         ok = false;
       } else if (!this.taskIds.has(taskId)) {
         if (this.unknownIds.size < MAX_TRACKED_IDS) this.unknownIds.add(taskId);
-        this.report(
+        this.error(
           'unknown_task_id',
           line,
           'task_id',
@@ -279,77 +333,58 @@ class PredictionsCollector {
       }
       if (first === undefined && this.firstLineOf.size < MAX_TRACKED_IDS * 2) this.firstLineOf.set(taskId, line);
     }
-    if (telemetryOk) this.addTelemetry(record, text);
-    if (!ok || typeof taskId !== 'string' || this.byTaskId.has(taskId)) return;
+    if (telemetry) {
+      if (telemetry.tokens !== undefined) {
+        this.tokenItems.push(telemetry.tokens);
+        if (typeof telemetry.tokens === 'number') this.kinds.tokens = 'float';
+      }
+      if (telemetry.cost !== undefined) {
+        this.costItems.push(telemetry.cost);
+        if (typeof telemetry.cost === 'number') this.kinds.cost = 'float';
+      }
+    }
+    if (!ok || answer === null || citations === null || retrievedRaw === null) return;
+    if (typeof taskId !== 'string' || this.byTaskId.has(taskId)) return;
     this.byTaskId.set(taskId, {
       task_id: taskId,
       line,
-      answer: typeof answer === 'string' ? answer : '',
-      citations: citations!,
-      retrieved: [...new Set(retrievedRaw!)].slice(0, this.retrievedCap),
+      answer,
+      citations,
+      retrieved: [...new Set(retrievedRaw)].slice(0, this.retrievedCap),
     });
   }
 
-  private checkTelemetry(record: Record<string, unknown>, line: number): boolean {
-    let ok = true;
-    const usage = record.usage;
-    if (usage !== undefined && usage !== null) {
-      if (!isRecord(usage)) {
-        this.report('wrong_type', line, 'usage', `expected an object or null, found ${describe(usage)}`);
-        ok = false;
-      } else {
-        for (const key of ['input_tokens', 'output_tokens']) {
-          const v = usage[key];
-          if (v !== undefined && typeof v !== 'number') {
-            this.report('wrong_type', line, `usage.${key}`, `expected a number, found ${describe(v)}`);
-            ok = false;
-          }
-        }
-      }
-    }
-    const cost = record.cost_usd;
-    if (cost !== undefined && cost !== null && typeof cost !== 'number') {
-      this.report('wrong_type', line, 'cost_usd', `expected a number or null, found ${describe(cost)}`);
-      ok = false;
-    }
-    return ok;
+  /** Bytes that are not UTF-8 at `line`: Python's text-mode reader raises UnicodeDecodeError. */
+  invalidUtf8(line: number, byteOffset: number, byte: number): void {
+    this.stopped = true;
+    this.lineCount = Math.max(this.lineCount, line);
+    this.error(
+      'invalid_utf8',
+      line,
+      null,
+      `expected UTF-8 text, found byte 0x${byte.toString(16).padStart(2, '0')} at byte offset ${byteOffset}; ${STOP} UnicodeDecodeError (reading stopped here)`,
+    );
   }
 
-  /** score.py: usages = truthy `usage` dicts; tok += in + out; costs = non-null cost_usd; in line order. */
-  private addTelemetry(record: Record<string, unknown>, text: string): void {
-    const usage = record.usage as Record<string, number> | null | undefined;
-    const usageTruthy = isRecord(usage) && Object.keys(usage).length > 0;
-    const cost = record.cost_usd as number | null | undefined;
-    const hasCost = typeof cost === 'number';
-    if (!usageTruthy && !hasCost) return;
-    const inTok = usageTruthy ? (usage.input_tokens ?? 0) : 0;
-    const outTok = usageTruthy ? (usage.output_tokens ?? 0) : 0;
-    // a non-integral number is a float literal; only integral ones need their literal read again
-    const tokensIntegral = usageTruthy && Number.isInteger(inTok) && Number.isInteger(outTok);
-    const costIntegral = hasCost && Number.isInteger(cost);
-    const expected =
-      (usageTruthy ? Number(usage.input_tokens !== undefined) + Number(usage.output_tokens !== undefined) : 0) +
-      Number(hasCost);
-    const kinds = tokensIntegral || costIntegral ? telemetryKinds(text, expected) : null;
-    if (usageTruthy) {
-      const isInt = tokensIntegral && kinds !== null && kinds.tokens.every(Boolean);
-      const prev = this.tokens ?? { total: 0, isInt: true };
-      this.tokens = { total: prev.total + (inTok + outTok), isInt: prev.isInt && isInt };
-    }
-    if (hasCost) {
-      const isInt = costIntegral && kinds !== null && kinds.cost === true;
-      const prev = this.cost ?? { total: 0, isInt: true };
-      this.cost = { total: prev.total + cost, isInt: prev.isInt && isInt };
+  private sum(items: PyNumberValue[], field: string): PyNumberValue | null {
+    if (items.length === 0) return null;
+    try {
+      return pySum(items);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      this.error('canonical_crash', null, field, `${STOP} ${error.message} (summing ${field})`);
+      return null;
     }
   }
 
   finish(): PredictionsResult {
     const missing: string[] = [];
-    for (let i = 0; i < this.tasks.length; i++) {
+    // after an unreadable byte the rest of the file was not read: its tasks are not "missing"
+    for (let i = 0; i < this.tasks.length && !this.stopped; i++) {
       const task = this.tasks[i]!;
       if (this.firstLineOf.has(task.task_id)) continue;
       missing.push(task.task_id);
-      this.report(
+      this.error(
         'missing_task',
         null,
         'task_id',
@@ -371,19 +406,23 @@ class PredictionsCollector {
     }
     if (missing.length > 0)
       summary.push(`predictions missing ${missing.length} task(s), e.g. ${pyReprStrList(missing.slice(0, 3))}`);
+    const telemetry = { tokens: this.sum(this.tokenItems, 'usage'), cost: this.sum(this.costItems, 'cost_usd') };
     return {
+      mode: this.mode,
       ok: this.issueCount === 0,
       byTaskId: this.byTaskId,
-      telemetry: { tokens: this.tokens, cost: this.cost },
+      telemetry,
       issues: this.issues,
       issueCount: this.issueCount,
+      warnings: this.warnings,
+      warningCount: this.warningCount,
       summary,
       lineCount: this.lineCount,
     };
   }
 }
 
-/** Validate predictions.jsonl held as one string. */
+/** Read predictions.jsonl held as one string. */
 export function parsePredictions(
   text: string,
   tasks: readonly Task[],
@@ -396,7 +435,10 @@ export function parsePredictions(
   return collector.finish();
 }
 
-/** Validate predictions.jsonl from a byte stream, holding at most one line of text at a time. */
+/**
+ * Read predictions.jsonl from a byte stream, holding at most one line of text at a time.
+ * Invalid UTF-8 ends the reading there, as it ends Python's.
+ */
 export async function parsePredictionsStream(
   chunks: AsyncIterable<Uint8Array>,
   tasks: readonly Task[],
@@ -404,9 +446,30 @@ export async function parsePredictionsStream(
 ): Promise<PredictionsResult> {
   const collector = new PredictionsCollector(tasks, new Set(tasks.map((t) => t.task_id)), options);
   const splitter = new JsonlLineSplitter(collector.maxLineChars, collector.onLine);
-  const decoder = new TextDecoder('utf-8');
-  for await (const chunk of chunks) splitter.push(decoder.decode(chunk, { stream: true }));
-  splitter.push(decoder.decode());
-  splitter.end();
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let offset = 0;
+  let failed = false;
+  for await (const chunk of chunks) {
+    try {
+      splitter.push(decoder.decode(chunk, { stream: true }));
+    } catch {
+      failed = true;
+      // the lines before the bad byte still count (their numbers locate it)
+      const at = firstInvalidUtf8(chunk);
+      splitter.push(new TextDecoder('utf-8').decode(chunk.subarray(0, at)));
+      collector.invalidUtf8(splitter.currentLine, offset + at, chunk[at] ?? 0);
+      break;
+    }
+    offset += chunk.length;
+  }
+  if (!failed) {
+    try {
+      splitter.push(decoder.decode());
+    } catch {
+      failed = true;
+      collector.invalidUtf8(splitter.currentLine, offset, 0);
+    }
+  }
+  if (!failed) splitter.end();
   return collector.finish();
 }

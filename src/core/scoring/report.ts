@@ -2,6 +2,7 @@
 import type { ScoreReport } from '../release/types.ts';
 import { pyJsonDumps } from '../python/json-dumps.ts';
 import type { PyValue } from '../python/json-loads.ts';
+import type { PyNumberValue } from '../python/semantics.ts';
 
 export const REPORT_KEY_ORDER = [
   'overall_cited_correctness',
@@ -35,24 +36,21 @@ export type ReportKey = (typeof REPORT_KEY_ORDER)[number];
 /** Keys that are Python ints in every report. */
 const ALWAYS_INT: ReadonlySet<string> = new Set(['n_tasks', 'judge_errors', 'premise_refused_n']);
 
-/** Number kinds Python decided from the inputs (an int sum of int telemetry stays an int). */
-export interface ReportNumberKinds {
-  tokens_total_is_int: boolean;
-  cost_usd_total_is_int: boolean;
-}
-
-export const DEFAULT_NUMBER_KINDS: ReportNumberKinds = { tokens_total_is_int: true, cost_usd_total_is_int: false };
-
-function isIntKey(key: string, kinds: ReportNumberKinds): boolean {
-  if (ALWAYS_INT.has(key)) return true;
-  if (key === 'tokens_total') return kinds.tokens_total_is_int;
-  if (key === 'cost_usd_total') return kinds.cost_usd_total_is_int;
-  return false;
+/**
+ * Report values as Python held them, where a JS number cannot say: tokens_total and
+ * cost_usd_total are ints (bigint, exact beyond 2^53) when every summed value was an int,
+ * floats (number) otherwise. Absent: tokens_total is written as an int when integral, and
+ * cost_usd_total as a float.
+ */
+export interface ReportPyValues {
+  tokens_total?: PyNumberValue;
+  cost_usd_total?: PyNumberValue;
 }
 
 function toPy(value: unknown, asInt: boolean): PyValue {
   if (typeof value === 'number') return asInt && Number.isInteger(value) ? BigInt(value) : value;
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint')
+    return value;
   if (Array.isArray(value)) return value.map((v) => toPy(v, false));
   if (typeof value === 'object') {
     return new Map(
@@ -62,6 +60,15 @@ function toPy(value: unknown, asInt: boolean): PyValue {
     );
   }
   throw new TypeError(`scores.json cannot hold a ${typeof value}`);
+}
+
+function reportValue(key: string, value: unknown, exact: ReportPyValues): PyValue {
+  if (key === 'tokens_total' || key === 'cost_usd_total') {
+    const py = exact[key];
+    if (py !== undefined) return py;
+    return toPy(value, key === 'tokens_total');
+  }
+  return toPy(value, ALWAYS_INT.has(key));
 }
 
 /** Report keys in canonical order (then any unknown keys in their own order). */
@@ -74,9 +81,9 @@ export function orderReport(report: ScoreReport): ScoreReport {
 }
 
 /** The scores.json text exactly as the canonical scorer writes it (json.dumps(report, indent=2), no final newline). */
-export function formatScoresJson(report: ScoreReport, kinds: ReportNumberKinds = DEFAULT_NUMBER_KINDS): string {
+export function formatScoresJson(report: ScoreReport, exact: ReportPyValues = {}): string {
   const ordered = orderReport(report) as unknown as Record<string, unknown>;
   const map = new Map<string, PyValue>();
-  for (const [key, v] of Object.entries(ordered)) map.set(key, toPy(v, isIntKey(key, kinds)));
+  for (const [key, v] of Object.entries(ordered)) map.set(key, reportValue(key, v, exact));
   return pyJsonDumps(map, { indent: 2, ensureAscii: true, numbers: 'float' });
 }

@@ -8,13 +8,14 @@
 import type { JudgeProfile, ScoreReport, Task, TaskType } from '../release/types.ts';
 import { createBootstrapRng, stratifiedBootstrapCi } from './bootstrap.ts';
 import { citationGold, citationPrecisionRecall, ndcgAtK, recallAtK } from './metrics.ts';
-import { pyMean } from '../python/sum.ts';
+import { pyMean, pyTrueDiv } from '../python/sum.ts';
 import type { PredictionsResult, ScoringPrediction } from './predictions.ts';
 import { judgeCacheKey, renderAggregationPrompt, renderAnswerPrompt, renderPremisePrompt } from './prompts.ts';
 import type { JudgeTag } from './prompts.ts';
 import { CanonicalScorerCrash } from '../python/semantics.ts';
 import { pyRound } from '../python/round.ts';
-import type { ReportNumberKinds } from './report.ts';
+import type { ReportPyValues } from './report.ts';
+import type { PyNumberValue } from '../python/semantics.ts';
 import { formatScoresJson, orderReport } from './report.ts';
 import { NO_GOLD_TYPES, isListType, scoreListTask, scoreRefusalTask, scoreSingleAnswerTask } from './task-score.ts';
 import type { TaskScore } from './task-score.ts';
@@ -68,11 +69,12 @@ export interface DeterministicMetrics {
   citation_recall: number;
   /** Per task, null for the no-gold types. */
   per_task_citation: ({ precision: number; recall: number } | null)[];
+  /** tokens_total / cost_usd_total as JS numbers (for display); `exact` holds them as Python values. */
   tokens_total?: number;
   tokens_per_task?: number;
   cost_usd_total?: number;
   cost_usd_per_task?: number;
-  kinds: ReportNumberKinds;
+  exact: ReportPyValues;
 }
 
 function predictionOf(predictions: PredictionsResult, task: Task): ScoringPrediction {
@@ -84,8 +86,13 @@ function predictionOf(predictions: PredictionsResult, task: Task): ScoringPredic
 function assertValid(predictions: PredictionsResult): void {
   if (!predictions.ok) {
     const first = predictions.summary[0] ?? predictions.issues[0]?.message ?? 'invalid predictions';
-    throw new Error(`predictions are invalid (${predictions.issueCount} problem(s)): ${first}`);
+    throw new Error(`predictions cannot be scored (${predictions.issueCount} problem(s)): ${first}`);
   }
+}
+
+/** round(total / n_tasks, digits) with Python's int/float division. */
+function perTask(total: PyNumberValue, n: number, digits: number): number {
+  return n ? pyRound(pyTrueDiv(total, BigInt(n)), digits) : 0;
 }
 
 export function computeDeterministicMetrics(
@@ -118,18 +125,20 @@ export function computeDeterministicMetrics(
     citation_precision: pyMean(cit.map((c) => c.precision)),
     citation_recall: pyMean(cit.map((c) => c.recall)),
     per_task_citation: perTaskCitation,
-    kinds: { tokens_total_is_int: true, cost_usd_total_is_int: false },
+    exact: {},
   };
   const { tokens, cost } = predictions.telemetry;
-  if (tokens) {
-    out.tokens_total = tokens.total;
-    out.tokens_per_task = n ? pyRound(tokens.total / n, 1) : 0;
-    out.kinds.tokens_total_is_int = tokens.isInt;
+  if (tokens !== null) {
+    out.exact.tokens_total = tokens;
+    out.tokens_total = Number(tokens);
+    out.tokens_per_task = perTask(tokens, n, 1);
   }
-  if (cost) {
-    out.cost_usd_total = cost.isInt ? cost.total : pyRound(cost.total, 4);
-    out.cost_usd_per_task = n ? pyRound(cost.total / n, 6) : 0;
-    out.kinds.cost_usd_total_is_int = cost.isInt;
+  if (cost !== null) {
+    // round(int, 4) stays an int
+    const total = typeof cost === 'bigint' ? cost : pyRound(cost, 4);
+    out.exact.cost_usd_total = total;
+    out.cost_usd_total = Number(total);
+    out.cost_usd_per_task = perTask(cost, n, 6);
   }
   return out;
 }
@@ -206,7 +215,8 @@ export interface TaskOutcome {
 
 export interface ScoringOutcome {
   report: ScoreReport;
-  kinds: ReportNumberKinds;
+  /** Report values a JS number cannot hold exactly (see ReportPyValues). */
+  exact: ReportPyValues;
   /** json.dumps(report, indent=2), byte-compatible with the canonical scores.json. */
   scoresJson: string;
   /** Every judge call in the canonical scorer's order (task order; a premise call follows its answer call). */
@@ -300,6 +310,12 @@ async function scoreTask(input: ScoreSubmissionInput, task: Task): Promise<TaskR
   return { outcome, calls, missing };
 }
 
+/**
+ * fn over items with at most `limit` in flight, results in item order. When some calls throw,
+ * the error thrown is the one of the first item in item order, whatever finished first (the
+ * canonical scorer goes through the tasks one by one and stops at the first); items after a
+ * failed one are not started.
+ */
 async function mapLimited<T, R>(
   items: readonly T[],
   limit: number,
@@ -307,13 +323,23 @@ async function mapLimited<T, R>(
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  let firstFailed = items.length;
+  let firstError: unknown;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && next < firstFailed) {
       const i = next++;
-      results[i] = await fn(items[i]!, i);
+      try {
+        results[i] = await fn(items[i]!, i);
+      } catch (error) {
+        if (i < firstFailed) {
+          firstFailed = i;
+          firstError = error;
+        }
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  if (firstFailed < items.length) throw firstError;
   return results;
 }
 
@@ -410,8 +436,8 @@ export async function scoreSubmission(input: ScoreSubmissionInput): Promise<Scor
   const ordered = orderReport(report);
   return {
     report: ordered,
-    kinds: deterministic.kinds,
-    scoresJson: formatScoresJson(ordered, deterministic.kinds),
+    exact: deterministic.exact,
+    scoresJson: formatScoresJson(ordered, deterministic.exact),
     calls: runs.flatMap((r) => r.calls),
     tasks: runs.map((r) => r.outcome),
     deterministic,

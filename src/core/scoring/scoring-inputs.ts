@@ -78,10 +78,12 @@ export function parseTasksJsonl(text: string, file = 'tasks.jsonl'): Task[] {
       problems.push(`line ${e.line}: line too long (${e.overlong} characters)`);
       return;
     }
-    if (e.text.trim() === '') return;
+    // a release file may carry an editor's BOM (the release loader accepts it too)
+    const text = e.line === 1 && e.text.charCodeAt(0) === 0xfeff ? e.text.slice(1) : e.text;
+    if (text.trim() === '') return;
     let v: unknown;
     try {
-      v = JSON.parse(e.text);
+      v = JSON.parse(text);
     } catch (error) {
       problems.push(`line ${e.line}: invalid JSON (${(error as Error).message})`);
       return;

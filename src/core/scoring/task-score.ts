@@ -1,6 +1,7 @@
 /** Per-task (cited, uncited) scores of spec 2.2, given the judge verdicts. */
 import type { Task, TaskType } from '../release/types.ts';
 import type { AggregationVerdict, AnswerVerdict } from './verdicts.ts';
+import { pyTrueDiv } from '../python/sum.ts';
 
 /** Types with no gold documents: judged on refusal, left out of retrieval and citation metrics. */
 export const NO_GOLD_TYPES: ReadonlySet<TaskType> = new Set(['unanswerable', 'false_premise']);
@@ -14,9 +15,14 @@ export interface TaskScore {
   uncited: number;
 }
 
-export function itemF1(matched: number, extra: number, nGold: number): number {
-  const recall = nGold ? matched / nGold : 0;
-  const precision = matched + extra ? matched / (matched + extra) : 0;
+/**
+ * Item F1 as score.py computes it: recall = m / n_gold and precision = m / (m + e) with Python
+ * ints (exact even for an absurd extra_items beyond 2^53), then 2PR / (P + R) in floats.
+ */
+export function itemF1(matched: number, extra: bigint, nGold: number): number {
+  const m = BigInt(matched);
+  const recall = nGold ? pyTrueDiv(m, BigInt(nGold)) : 0;
+  const precision = m + extra ? pyTrueDiv(m, m + extra) : 0;
   if (precision + recall === 0) return 0;
   return (2 * precision * recall) / (precision + recall);
 }
@@ -45,7 +51,7 @@ export function scoreListTask(task: Task, gate: readonly string[], verdict: Aggr
   }
   const extra = verdict.extra;
   return {
-    cited: itemF1(citedMatched, extra + (uncitedMatched - citedMatched), items.length),
+    cited: itemF1(citedMatched, extra + BigInt(uncitedMatched - citedMatched), items.length),
     uncited: itemF1(uncitedMatched, extra, items.length),
   };
 }

@@ -2,7 +2,7 @@
  * Reading a judge reply exactly as score.py does: json.loads (a non-JSON reply is a judge
  * error), then dict.get, truthiness, list(... or []) and max(0, int(... or 0)).
  */
-import { PyJsonDecodeError, pyJsonLoads } from '../python/json-loads.ts';
+import { PyJsonDecodeError, PyJsonLimitError, pyJsonLoads } from '../python/json-loads.ts';
 import type { PyDict, PyValue } from '../python/json-loads.ts';
 import { CanonicalScorerCrash, pyInt, pyList, pyTruthy, pyTypeName } from '../python/semantics.ts';
 
@@ -17,8 +17,8 @@ export interface AnswerVerdict {
 export interface AggregationVerdict {
   /** Truthiness of list(matched_items or []) entries, as returned (may be shorter or longer than the gold list). */
   matched: boolean[];
-  /** max(0, int(extra_items or 0)). */
-  extra: number;
+  /** max(0, int(extra_items or 0)), a Python int. */
+  extra: bigint;
 }
 
 function loadVerdict(reply: string): PyDict {
@@ -27,6 +27,8 @@ function loadVerdict(reply: string): PyDict {
     value = pyJsonLoads(reply);
   } catch (error) {
     if (error instanceof PyJsonDecodeError) throw new JudgeReplyError(`non-JSON response: ${error.message}`);
+    // ValueError (an int over 4,300 digits) and RecursionError are not the JSONDecodeError the judge client turns into LLMError
+    if (error instanceof PyJsonLimitError) throw new CanonicalScorerCrash(error.pythonError);
     throw error;
   }
   if (!(value instanceof Map)) {
@@ -46,8 +48,7 @@ export function readAggregationVerdict(reply: string): AggregationVerdict {
   const matched = pyTruthy(matchedRaw) ? pyList(matchedRaw!).map(pyTruthy) : [];
   const extraRaw = v.get('extra_items');
   const extraInt = pyTruthy(extraRaw) ? pyInt(extraRaw!) : 0n;
-  const extra = extraInt > 0n ? Number(extraInt) : 0;
-  return { matched, extra };
+  return { matched, extra: extraInt > 0n ? extraInt : 0n };
 }
 
 export function readPremiseVerdict(reply: string): boolean {

@@ -1,20 +1,19 @@
 import type { Segment } from './highlight.ts';
 
+export type CutKind = 'chunk' | 'excerpt';
+
 export interface Piece {
-  /** Set on the piece a chunk starts with (or, with kind 'excerpt', where the judges' excerpt ends). */
+  /** Set on the piece a marker starts: a chunk's label, or the end of the judge excerpt. */
   chunk?: string;
-  kind?: 'chunk' | 'excerpt';
+  kind?: CutKind;
   segments: Segment[];
 }
 
-export interface Cut {
-  at: number;
-  label: string;
-  kind?: 'chunk' | 'excerpt';
-}
-
-/** Cuts highlighted segments at chunk starts, so a marker can be drawn where each chunk begins. */
-export function cutAt(segments: readonly Segment[], cuts: readonly Cut[]): Piece[] {
+/** Cuts highlighted segments at chunk starts (and other marks), so a marker can be drawn where each begins. */
+export function cutAt(
+  segments: readonly Segment[],
+  cuts: ReadonlyArray<{ at: number; label: string; kind?: CutKind }>,
+): Piece[] {
   const sorted = [...cuts].sort((a, b) => a.at - b.at);
   const pieces: Piece[] = [{ segments: [] }];
   let pos = 0;

@@ -1,6 +1,6 @@
 /** The scoring commands run as a user runs them: `npx tsx src/cli/main.ts <command> ...`. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -97,6 +97,37 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})
     expect(help.stdout).toContain('usage: npm run cli -- compare');
   }, 60_000);
 
+  it('scores predictions that validate refuses, as score.py does, warning about each odd value (exit 0)', async () => {
+    const name = 'odd-doc-lists';
+    const dir = path.join(projectRootDir, 'test', 'fixtures', 'scoring-cases', name);
+    const out = path.join(tmp, 'odd.json');
+    const r = await cli([
+      'score',
+      '--tasks',
+      path.join(sharedDir, 'epstein-bench-v1.0', 'full', 'tasks-sample.jsonl'),
+      '--predictions',
+      path.join(dir, 'predictions.jsonl'),
+      '--judge-profile',
+      profile,
+      '--judge-cache',
+      path.join(dir, 'verdicts.json'),
+      '--system-name',
+      name,
+      '--split',
+      'full',
+      '--dataset-version',
+      'v1.0',
+      '--out',
+      out,
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning(s), each saying how the canonical scorer reads the value');
+    expect(r.stderr).toContain(
+      'warning: line 3, field citations[0]: expected a string, found integer 1; score.py reads it as "1" (str(entry))',
+    );
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(path.join(dir, 'scores.json'), 'utf8'));
+  }, 60_000);
+
   it('exits 1 on invalid predictions, naming file, line and field', async () => {
     const bad = path.join(tmp, 'bad.jsonl');
     writeFileSync(bad, '{"task_id": 1}\n');
@@ -114,13 +145,12 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${bad}: 51 problem(s)`);
-    expect(r.stderr).toContain('line 1, field task_id: expected a string, found number 1');
+    expect(r.stderr).toContain('line 1, field task_id: expected a string, found integer 1');
   }, 60_000);
 
   it('validate accepts a bundle whose committed scores follow from its predictions, compare and check-leaderboard report', async () => {
     const name = 'dev-seed7';
     const bundle = path.join(tmp, 'bundle');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(bundle);
     copyFileSync(golden(name, 'predictions.jsonl'), path.join(bundle, 'predictions.jsonl'));
     copyFileSync(golden(name, 'scores.json'), path.join(bundle, 'scores.json'));
@@ -157,6 +187,46 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})
     const tampered = await cli(args);
     expect(tampered.code).toBe(1);
     expect(tampered.stderr).toContain('questions_sha256 does not match');
+    writeFileSync(path.join(bundle, 'metadata.json'), JSON.stringify(meta, null, 2));
+
+    // without --manifest the pin is still checked: the manifest is found two levels above a bundle in
+    // <release>/submissions/<slug>, the split's questions file next to it
+    const release = path.join(tmp, 'release');
+    mkdirSync(path.join(release, 'dev'), { recursive: true });
+    mkdirSync(path.join(release, 'submissions'));
+    copyFileSync(manifestPath, path.join(release, 'manifest.json'));
+    const nested = path.join(release, 'submissions', 'synthetic-dev');
+    mkdirSync(nested);
+    for (const f of ['predictions.jsonl', 'scores.json', 'metadata.json'])
+      copyFileSync(path.join(bundle, f), path.join(nested, f));
+    const noQuestions = await cli([...args.slice(0, 1), nested, ...args.slice(2, -2)]);
+    expect(noQuestions.code).toBe(1);
+    expect(noQuestions.stderr).toContain(
+      `no questions file of split "dev" found next to ${path.join(release, 'manifest.json')}`,
+    );
+    copyFileSync(
+      path.join(sharedDir, 'epstein-bench-v1.0', 'dev', 'questions.jsonl'),
+      path.join(release, 'dev', 'questions.jsonl'),
+    );
+    const found = await cli([...args.slice(0, 1), nested, ...args.slice(2, -2)]);
+    expect(found.stderr).not.toContain('FAIL');
+    expect(found.stdout).toContain(
+      `matches metadata, ${path.join(release, 'dev', 'questions.jsonl')} and the pin in ${path.join(release, 'manifest.json')}`,
+    );
+    expect(found.code).toBe(0);
+    // no manifest anywhere near: a clear failure, never a silent skip
+    const lonely = await cli([...args.slice(0, -2)]);
+    expect(lonely.code).toBe(1);
+    expect(lonely.stderr).toContain('no manifest.json found to check the questions pin against');
+    // a pinned, unmodified questions file but a tasks file of another split: not that split's answer key
+    const wrongTasks = await cli([
+      ...args.slice(0, 2),
+      '--tasks',
+      golden('sample-a-seed5', 'tasks.jsonl'),
+      ...args.slice(4),
+    ]);
+    expect(wrongTasks.code).toBe(1);
+    expect(wrongTasks.stderr).toContain('is not the answer key of split dev');
 
     const cmp = await cli(['compare', golden(name, 'scores.json'), golden('sample-a-seed5', 'scores.json')]);
     expect(cmp.code).toBe(1);

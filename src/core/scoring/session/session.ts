@@ -268,7 +268,15 @@ export class ScoreSession {
     const started = performance.now();
     state.result = undefined;
     state.outcome = undefined;
-    const base = { file: state.name, lineCount: 0, validCount: 0, issues: [], summary: [] };
+    const base = {
+      file: state.name,
+      lineCount: 0,
+      validCount: 0,
+      issues: [],
+      summary: [],
+      warnings: [],
+      warningCount: 0,
+    };
     if (state.blob.size === 0) {
       return {
         ...base,
@@ -287,8 +295,9 @@ export class ScoreSession {
         millis: performance.now() - started,
       };
     }
+    // read as score.py reads it: what only `validate` refuses is scored, with a warning each
     const result = await parsePredictionsStream(chunksOf(state.blob), tasks.tasks, {
-      requireAnswerKey: false,
+      mode: 'score',
       maxIssues: SHOWN_ISSUES,
     });
     state.result = result;
@@ -300,6 +309,8 @@ export class ScoreSession {
       issueCount: result.issueCount,
       issues: result.issues,
       summary: result.summary,
+      warnings: result.warnings,
+      warningCount: result.warningCount,
       millis: 0,
     };
     if (result.byTaskId.size === 0 && result.issueCount > 0 && result.issues.every((i) => i.code === 'missing_task')) {

@@ -31,6 +31,9 @@ export interface ValidationView {
   /** The first problems (capped); issueCount says how many there are. */
   issues: PredictionIssue[];
   summary: string[];
+  /** Values the scorer reads anyway (what validate would refuse), each naming its line and field; capped like issues. */
+  warnings: PredictionIssue[];
+  warningCount: number;
   deterministic?: DeterministicView;
   millis: number;
 }

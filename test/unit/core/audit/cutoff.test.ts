@@ -65,3 +65,13 @@ describe('excerpt cut-off', () => {
     ]);
   });
 });
+
+describe("the document page's excerpt mark", () => {
+  it("ends where Python's text[:2500] ends, in code points", async () => {
+    const { judgeExcerptEnd } = await import('../../../../src/core/text/judge-excerpt.ts');
+    expect(judgeExcerptEnd('x'.repeat(3000))).toBe(2500);
+    // 10 astral characters take 20 UTF-16 units and count 10 for Python
+    expect(judgeExcerptEnd(`${'😀'.repeat(10)}${'x'.repeat(3000)}`)).toBe(2510);
+    expect(judgeExcerptEnd('short')).toBe(5);
+  });
+});

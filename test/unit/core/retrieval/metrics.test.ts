@@ -10,7 +10,7 @@ import {
   trecEval,
   trecEvalQuery,
 } from '../../../../src/core/retrieval/metrics.ts';
-import { qrelsFromGold } from '../../../../src/core/retrieval/trec.ts';
+import { parseQrels, parseRun, qrelsFromGold } from '../../../../src/core/retrieval/trec.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '../../../..');
 const shared = path.resolve(projectRoot, '../shared');
@@ -143,5 +143,73 @@ describe('trec_eval measures', () => {
     expect(text.split('\n')[0]).toBe(`${'runid'.padEnd(22)}\tall\tmyrun`);
     expect(text).toContain(`${'map'.padEnd(22)}\tall\t1.0000\n`);
     expect(text).toContain(`${'num_rel_ret'.padEnd(22)}\tall\t1\n`);
+  });
+});
+
+describe('trec_eval 10 (HEAD) on its conventions for -c, -l and queries missing from the run', () => {
+  // Output of trec_eval HEAD (usnistgov/trec_eval f425365) with -m num_ret -m num_rel -m num_rel_ret
+  // -m map -m recip_rank -m P.5,10,20 -m recall.5,10,20,100 -m ndcg_cut.5,10,20
+  const qrelsText = '# a comment\nq1 0 d1 2.0\nq1 0 d\u00a0x 1\nq1 0 d3 0\nq2 0 d4 1\nq3 0 d9 2\n';
+  const runText =
+    '  # run comment\nq1 Q0 d1 1 3.0 tagA extra text here\nq1 Q0 d\u00a0x 2 2.0 tagA\nq1 Q0 d3 3 1.0 tagA\nq2 Q0 d5 1 1.0 tagB\n';
+  const allLines = (text: string) =>
+    text
+      .split('\n')
+      .filter((l) => l.includes('\tall\t') && !/^(runid|num_q) /.test(l))
+      .join('\n');
+  const qrels = parseQrels(qrelsText);
+  const run = parseRun(runText).queries;
+
+  it('-c -l 2: per-query relevance at level 2, but the all line counts num_rel as rel > 0 (4, not 2)', () => {
+    const result = trecEval(run, qrels, { complete: true, relevanceLevel: 2 });
+    expect(allLines(formatTrecEval(result, 'tagB'))).toBe(
+      [
+        'num_ret               \tall\t4',
+        'num_rel               \tall\t4',
+        'num_rel_ret           \tall\t1',
+        'map                   \tall\t0.3333',
+        'recip_rank            \tall\t0.3333',
+        'P_5                   \tall\t0.0667',
+        'P_10                  \tall\t0.0333',
+        'P_20                  \tall\t0.0167',
+        'recall_5              \tall\t0.3333',
+        'recall_10             \tall\t0.3333',
+        'recall_20             \tall\t0.3333',
+        'recall_100            \tall\t0.3333',
+        'ndcg_cut_5            \tall\t0.3333',
+        'ndcg_cut_10           \tall\t0.3333',
+        'ndcg_cut_20           \tall\t0.3333',
+      ].join('\n'),
+    );
+    expect([...result.perQuery.values()].map((v) => v.num_rel)).toEqual([1, 0, 1]);
+  });
+
+  it('-c: a qrels query missing from the run scores zeros and is listed', () => {
+    const result = trecEval(run, qrels, { complete: true });
+    expect(result.numQ).toBe(3);
+    expect(result.missingFromRun).toEqual(['q3']);
+    expect(allLines(formatTrecEval(result, 'tagB')).split('\n').slice(0, 4)).toEqual([
+      'num_ret               \tall\t4',
+      'num_rel               \tall\t4',
+      'num_rel_ret           \tall\t2',
+      'map                   \tall\t0.3333',
+    ]);
+  });
+
+  it('without -c (trec_eval HEAD exits 4 here): the missing query is left out and listed in missingFromRun', () => {
+    const result = trecEval(run, qrels);
+    expect(result.numQ).toBe(2);
+    expect(result.missingFromRun).toEqual(['q3']);
+    // trec_eval HEAD, on the same files without q3, prints these
+    const withoutQ3 = trecEval(run, parseQrels(qrelsText.replace('q3 0 d9 2\n', '')));
+    expect(withoutQ3.missingFromRun).toEqual([]);
+    expect(allLines(formatTrecEval(withoutQ3, 'tagB')).split('\n').slice(0, 5)).toEqual([
+      'num_ret               \tall\t4',
+      'num_rel               \tall\t3',
+      'num_rel_ret           \tall\t2',
+      'map                   \tall\t0.5000',
+      'recip_rank            \tall\t0.5000',
+    ]);
+    expect(allLines(formatTrecEval(result, 'tagB'))).toBe(allLines(formatTrecEval(withoutQ3, 'tagB')));
   });
 });

@@ -235,6 +235,44 @@ describe('scoring behaviour of score.py', () => {
     ).rejects.toBeInstanceOf(ScoringAbortedError);
   });
 
+  it('reports the first bad reply in task order, even when a later task fails first', async () => {
+    const tasks = ['t0', 't1', 't2', 't3'].map((id) => task(id, 'single_hop'));
+    const predictions = parsePredictions(jsonl(tasks.map((t) => ({ task_id: t.task_id, answer: 'x' }))), tasks);
+    let t3Asked!: () => void;
+    const t3 = new Promise<void>((resolve) => (t3Asked = resolve));
+    const judge: JudgeFn = async (call) => {
+      if (call.task_id === 't1') {
+        // t1 answers after t3 has answered (and crashed)
+        await t3;
+        for (let i = 0; i < 100; i++) await Promise.resolve();
+        return '[true]';
+      }
+      if (call.task_id === 't3') {
+        t3Asked();
+        return '"a string verdict"';
+      }
+      return CORRECT;
+    };
+    const err = await scoreSubmission({ tasks, predictions, profile: testProfile, judge, concurrency: 4 }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ScoringAbortedError);
+    expect((err as Error).message).toContain("AttributeError: 'list' object has no attribute 'get'");
+    expect((err as Error).message).not.toContain("'str'");
+  });
+
+  it('computes item F1 with Python ints for an extra_items beyond 2^53', async () => {
+    const t = task('g', 'aggregation', { items: items(['A', ['d']]), gold_docs: ['d'] });
+    const out = await score(
+      [t],
+      [{ task_id: 'g', answer: 'A', citations: ['d'] }],
+      scriptedJudge({ 'g:AGGJUDGE': '{"matched_items": [true], "extra_items": 9007199254740993}' }),
+    );
+    // precision = 1 / (1 + 9007199254740993) as Python rounds it once; a double sum would give 1 / 2^53
+    const precision = 1 / 9007199254740994;
+    expect(out.report.per_type.aggregation).toBe((2 * precision * 1) / (precision + 1));
+  });
+
   it('lists every missing cache entry instead of scoring', async () => {
     const tasks = [task('a', 'single_hop'), task('b', 'unanswerable')];
     const judge: JudgeFn = async (call) => {

@@ -1,0 +1,108 @@
+/**
+ * The two Hub routes we use: the tree API (which parquet shards a dataset revision has, paginated
+ * with a Link header as the Hub does) and resolve URLs (a file's bytes, after the Hub's redirect
+ * to its file host).
+ */
+import { SourceError, Transfer } from './http.ts';
+import type { SourceLimits } from './limits.ts';
+import type { HfSourceSettings } from './settings.ts';
+
+/** One parquet file of the dataset. */
+export interface ShardEntry {
+  /** Path in the repository, e.g. "data/train-00000-of-00634.parquet". */
+  path: string;
+  size: number;
+  /** Content id: the LFS sha256 when there is one, else the git blob id. */
+  oid: string;
+}
+
+const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
+export function treeUrl(s: HfSourceSettings): string {
+  return `${s.endpoint}/api/datasets/${encodePath(s.dataset)}/tree/${encodeURIComponent(s.revision)}?recursive=true&expand=false`;
+}
+
+export function resolveUrl(s: HfSourceSettings, path: string): string {
+  return `${s.endpoint}/datasets/${encodePath(s.dataset)}/resolve/${encodeURIComponent(s.revision)}/${encodePath(path)}`;
+}
+
+/** A repository path we are willing to request: relative, no `..`, ends in .parquet. */
+export function isShardPath(path: string): boolean {
+  return (
+    path.length <= 1000 &&
+    path.endsWith('.parquet') &&
+    !path.startsWith('/') &&
+    !path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..') &&
+    !/[\\<>"|?*]/.test(path) &&
+    [...path].every((ch) => ch.charCodeAt(0) >= 0x20)
+  );
+}
+
+/** The `rel="next"` target of a Link header, when it stays on the endpoint's origin. */
+export function nextLink(header: string | null, endpoint: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(',')) {
+    const m = /<([^>]*)>\s*;(.*)$/.exec(part.trim());
+    if (!m || !/\brel="?next"?/.test(m[2]!)) continue;
+    const next = new URL(m[1]!, endpoint);
+    if (next.origin !== new URL(endpoint).origin)
+      throw new SourceError(`the tree API pointed its next page at another host (${next.host}); refused`, 'bad-data');
+    return next.href;
+  }
+  return undefined;
+}
+
+function shardOf(entry: unknown): ShardEntry | undefined {
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const e = entry as Record<string, unknown>;
+  if (e.type !== 'file' || typeof e.path !== 'string' || !isShardPath(e.path)) return undefined;
+  const lfs = typeof e.lfs === 'object' && e.lfs !== null ? (e.lfs as Record<string, unknown>) : undefined;
+  const size = typeof lfs?.size === 'number' ? lfs.size : e.size;
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 12) return undefined;
+  const oid = typeof lfs?.oid === 'string' ? lfs.oid : typeof e.oid === 'string' ? e.oid : '';
+  return { path: e.path, size, oid: oid.slice(0, 128) };
+}
+
+/** Every parquet file of the revision, sorted by path. */
+export async function listShards(
+  s: HfSourceSettings,
+  transfer: Transfer,
+  limits: SourceLimits,
+  onPage?: (pages: number, shards: number) => void,
+): Promise<ShardEntry[]> {
+  const shards: ShardEntry[] = [];
+  let url: string | undefined = treeUrl(s);
+  let pages = 0;
+  while (url) {
+    if (pages >= limits.maxListingPages)
+      throw new SourceError(`the file list of ${s.dataset} has more than ${limits.maxListingPages} pages`, 'too-large');
+    let page: { body: unknown; headers: Headers };
+    try {
+      page = await transfer.json(url, limits.maxListingPageBytes);
+    } catch (e) {
+      if (e instanceof SourceError && e.kind === 'not-found')
+        throw new SourceError(
+          `${s.dataset} at revision ${s.revision} was not found on ${new URL(s.endpoint).host}`,
+          'not-found',
+        );
+      throw e;
+    }
+    pages++;
+    if (!Array.isArray(page.body))
+      throw new SourceError(
+        `the tree API of ${new URL(s.endpoint).host} did not answer with a list of files`,
+        'bad-data',
+      );
+    for (const entry of page.body) {
+      const shard = shardOf(entry);
+      if (shard) shards.push(shard);
+    }
+    if (shards.length > limits.maxShards)
+      throw new SourceError(`${s.dataset} lists more than ${limits.maxShards} parquet files`, 'too-large');
+    onPage?.(pages, shards.length);
+    url = nextLink(page.headers.get('link'), s.endpoint);
+  }
+  if (shards.length === 0)
+    throw new SourceError(`${s.dataset} at revision ${s.revision} has no parquet files`, 'not-found');
+  return shards.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -1,0 +1,44 @@
+/**
+ * Upper bounds on everything read from the Hub and its file host. The source is a third party:
+ * a wrong endpoint, a changed dataset or a hostile server must not make us download a 500 MB
+ * shard or hold a gigabyte of text.
+ */
+export interface SourceLimits {
+  /** Pages of the tree API followed before giving up. */
+  maxListingPages: number;
+  /** Bytes of one tree API page. */
+  maxListingPageBytes: number;
+  /** Parquet files in the listing. */
+  maxShards: number;
+  /**
+   * First read of a shard's tail. 8 bytes (the footer length and "PAR1") costs a second request
+   * but never touches the last column chunk, which may be a media column; more saves a request
+   * at the price of media bytes.
+   */
+  footerInitialFetch: number;
+  /** Whole footer (thrift metadata + 8 bytes). */
+  maxFooterBytes: number;
+  /** A row group's doc_id column chunk (compressed). */
+  maxIdChunkBytes: number;
+  /** A row group's text column chunks together (compressed). */
+  maxTextChunkBytes: number;
+  /** Characters of text_content kept; the rest is cut and the cut is reported. */
+  maxTextChars: number;
+  /** Characters of file_name, file_type, online_url kept. */
+  maxFieldChars: number;
+  /** Requests under way at once for one lookup. */
+  concurrency: number;
+}
+
+export const DEFAULT_LIMITS: SourceLimits = {
+  maxListingPages: 200,
+  maxListingPageBytes: 16 * 2 ** 20,
+  maxShards: 20_000,
+  footerInitialFetch: 8,
+  maxFooterBytes: 16 * 2 ** 20,
+  maxIdChunkBytes: 16 * 2 ** 20,
+  maxTextChunkBytes: 32 * 2 ** 20,
+  maxTextChars: 2_000_000,
+  maxFieldChars: 2_048,
+  concurrency: 6,
+};

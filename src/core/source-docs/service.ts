@@ -1,0 +1,67 @@
+/**
+ * The source worker's API: document lookups for the page, one HfSourceDocs per settings, the
+ * release's locator when it ships one, and outcomes as plain data (errors never cross as throws).
+ */
+import { MemorySourceCache, type SourceCache } from './cache.ts';
+import { SourceError, type FetchFn, type SourceErrorKind } from './http.ts';
+import type { SourceLocator } from './locator.ts';
+import { HfSourceDocs, type LookupProgress, type SourceDoc } from './lookup.ts';
+import { SettingsError, settingsFrom, settingsKey, type HfSourceSettings } from './settings.ts';
+
+export type SourceLookupOutcome =
+  | { ok: true; doc: SourceDoc; usedLocator: boolean }
+  | { ok: false; kind: SourceErrorKind | 'missing' | 'internal'; error: string };
+
+export function createSourceDocsService(openCache: () => Promise<SourceCache>, fetchFn: FetchFn) {
+  let cache: Promise<SourceCache> | undefined;
+  let locator: SourceLocator | undefined;
+  let current: { key: string; docs: HfSourceDocs } | undefined;
+
+  // Storage can be refused (private windows, quota): then lookups still work, in memory.
+  const cacheReady = () => (cache ??= openCache().catch(() => new MemorySourceCache()));
+
+  async function docsFor(settings: HfSourceSettings): Promise<HfSourceDocs> {
+    const key = settingsKey(settings);
+    if (current?.key !== key)
+      current = { key, docs: new HfSourceDocs({ settings, fetch: fetchFn, cache: await cacheReady(), locator }) };
+    return current.docs;
+  }
+
+  return {
+    /** The loaded release's locator (or none); lookups after this use it. */
+    setLocator(next: SourceLocator | undefined): void {
+      locator = next;
+      current = undefined;
+    },
+
+    async lookup(
+      values: Partial<HfSourceSettings>,
+      docId: string,
+      onProgress?: (p: LookupProgress) => void,
+    ): Promise<SourceLookupOutcome> {
+      try {
+        const docs = await docsFor(settingsFrom(values));
+        const doc = await docs.get(docId, onProgress);
+        if (!doc)
+          return {
+            ok: false,
+            kind: 'missing',
+            error: `${docId} is not in ${docs.settings.dataset} at revision ${docs.settings.revision}: no row has this doc_id`,
+          };
+        return { ok: true, doc, usedLocator: docs.usesLocator };
+      } catch (e) {
+        if (e instanceof SourceError) return { ok: false, kind: e.kind, error: e.message };
+        if (e instanceof SettingsError) return { ok: false, kind: 'settings', error: e.message };
+        return { ok: false, kind: 'internal', error: e instanceof Error ? e.message : String(e) };
+      }
+    },
+
+    /** Forgets footers, doc_id lists and locations (the settings' "clear" button). */
+    async clearCache(): Promise<void> {
+      await (await cacheReady()).clear();
+      current = undefined;
+    },
+  };
+}
+
+export type SourceDocsService = ReturnType<typeof createSourceDocsService>;

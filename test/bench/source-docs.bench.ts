@@ -1,0 +1,244 @@
+/**
+ * Source documents over a local imitation of the Hugging Face Hub (Node fetch, no browser):
+ * requests and bytes per document lookup, cold and warm, with and without a locator, counted
+ * by the mock's own log (Hub and file host apart, footer bytes apart, media bytes). Goals: a
+ * warm lookup is one range request; a cold one reads under 1 MB beyond the footers.
+ * Then the cost of building the v1.0 locator, estimated from shard-shaped synthetic files.
+ * Run alone: `npx tsx test/bench/source-docs.bench.ts` (or `npm run cli -- bench source`).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parquetMetadata } from 'hyparquet';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { FolderSource } from '../../src/adapters/node/folder-source.ts';
+import { loadRelease } from '../../src/core/release/load.ts';
+import { MemorySourceCache } from '../../src/core/source-docs/cache.ts';
+import { buildLocator, type SourceLocator } from '../../src/core/source-docs/locator.ts';
+import { HfSourceDocs } from '../../src/core/source-docs/lookup.ts';
+import { referencedDocIds } from '../../src/core/source-docs/referenced.ts';
+import { settingsFrom } from '../../src/core/source-docs/settings.ts';
+import { chunkRange } from '../../src/core/source-docs/shard-parquet.ts';
+import { startMockHub, type HubRequest, type MockHub } from '../support/mock-hub.ts';
+import { makeSourceShards, projectRoot, readSampleDocs, type SourceShards } from '../support/source-shards.ts';
+
+const v10 = path.resolve(projectRoot, '../shared/epstein-bench-v1.0');
+const LOOKUPS = 24;
+
+interface Cost {
+  fetches: number;
+  http: number;
+  hub: number;
+  files: number;
+  bytes: number;
+  footerBytes: number;
+  beyondFooters: number;
+  mediaBytes: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+function costOf(entries: readonly HubRequest[], shards: SourceShards, fetches: number): Cost {
+  let footerBytes = 0;
+  for (const e of entries)
+    if (e.origin === 'files' && e.range && e.range[0] >= shards.footerStart.get(e.path)!) footerBytes += e.bytes;
+  const bytes = entries.reduce((n, e) => n + e.bytes, 0);
+  return {
+    fetches,
+    http: entries.length,
+    hub: entries.filter((e) => e.origin === 'hub').length,
+    files: entries.filter((e) => e.origin === 'files').length,
+    bytes,
+    footerBytes,
+    beyondFooters: bytes - footerBytes,
+    mediaBytes: entries.reduce((n, e) => n + e.mediaBytes, 0),
+  };
+}
+
+async function measure(
+  hub: MockHub,
+  shards: SourceShards,
+  ids: readonly string[],
+  make: (i: number) => HfSourceDocs,
+): Promise<Cost[]> {
+  const out: Cost[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const docs = make(i);
+    const from = hub.log.length;
+    const doc = await docs.get(ids[i]!);
+    if (!doc) throw new Error(`${ids[i]} not found in the mock shards`);
+    out.push(costOf(hub.log.slice(from), shards, doc.cost.requests));
+  }
+  return out;
+}
+
+function row(label: string, costs: Cost[]): Record<string, number | string> {
+  const m = (k: keyof Cost) => median(costs.map((c) => c[k]));
+  const x = (k: keyof Cost) => Math.max(...costs.map((c) => c[k]));
+  const line = {
+    scenario: label,
+    lookups: costs.length,
+    fetches_median: m('fetches'),
+    fetches_max: x('fetches'),
+    http_median: m('http'),
+    hub_median: m('hub'),
+    filehost_median: m('files'),
+    bytes_median: m('bytes'),
+    bytes_max: x('bytes'),
+    footer_bytes_median: m('footerBytes'),
+    beyond_footers_median: m('beyondFooters'),
+    beyond_footers_max: x('beyondFooters'),
+    media_bytes: costs.reduce((n, c) => n + c.mediaBytes, 0),
+  };
+  console.log(
+    `${label.padEnd(46)} ${String(costs.length).padStart(3)}  fetch ${line.fetches_median}/${line.fetches_max}  HTTP ${line.http_median} (Hub ${line.hub_median}, file host ${line.filehost_median})  bytes ${kb(line.bytes_median)} / max ${kb(line.bytes_max)}  beyond footers ${kb(line.beyond_footers_median)} / max ${kb(line.beyond_footers_max)}  media ${line.media_bytes}`,
+  );
+  return line;
+}
+
+/** One shard-shaped file with EFTA-like ids: its footer and doc_id bytes per row group size. */
+function shardShape(rows: number, rowGroupSize: number) {
+  const ids: string[] = [];
+  let n = 432_308;
+  for (let i = 0; i < rows; i++) ids.push(`EFTA${String((n += 1 + (i % 7))).padStart(8, '0')}`);
+  const bytes = parquetWriteBuffer({
+    rowGroupSize,
+    columnData: [
+      { name: 'doc_id', data: ids, type: 'STRING', nullable: false },
+      { name: 'file_name', data: ids.map((id) => `DataSet 9/${id}.pdf`), type: 'STRING' },
+      { name: 'file_type', data: ids.map(() => 'pdf'), type: 'STRING' },
+      {
+        name: 'online_url',
+        data: ids.map((id) => `https://www.justice.gov/epstein/files/DataSet%209/${id}.pdf`),
+        type: 'STRING',
+      },
+      { name: 'text_content', data: ids.map(() => ''), type: 'STRING' },
+      { name: 'image', data: ids.map(() => null), type: 'BYTE_ARRAY', statistics: false },
+      { name: 'audio', data: ids.map(() => null), type: 'BYTE_ARRAY', statistics: false },
+      { name: 'video', data: ids.map(() => null), type: 'BYTE_ARRAY', statistics: false },
+    ],
+  });
+  const metadata = parquetMetadata(bytes);
+  let idBytes = 0;
+  metadata.row_groups.forEach((_, rg) => {
+    const r = chunkRange(metadata, rg, 'doc_id')!;
+    idBytes += r.end - r.start;
+  });
+  const chunks = metadata.row_groups.length * metadata.row_groups[0]!.columns.length;
+  return {
+    rowGroups: metadata.row_groups.length,
+    footerBytes: metadata.metadata_length + 8,
+    footerBytesPerChunk: (metadata.metadata_length + 8) / chunks,
+    idBytesPerRow: idBytes / rows,
+  };
+}
+
+async function locatorEstimate(): Promise<Record<string, unknown>> {
+  const SHARDS = 634;
+  const ROWS = 4_100_000;
+  const LEAVES = 11; // doc_id, file_name, file_type, online_url, text_content, image{bytes,path}, audio{bytes,path}, video{bytes,path}
+  const CONCURRENCY = 6;
+  const RTT_S = 0.1;
+  // Footer bytes per column chunk are measured on hyparquet-writer files; pyarrow (which writes the
+  // Hub's files) adds encoding and size statistics, so its footers are assumed twice as large.
+  const PYARROW_FOOTER_FACTOR = 2;
+  let ids = NaN;
+  if (existsSync(v10)) ids = referencedDocIds(await loadRelease(new FolderSource(v10))).all.length;
+  console.log(
+    `\nv1.0 locator build (estimate; the real Hub is not reachable from here): ${Number.isNaN(ids) ? '(../shared absent)' : ids.toLocaleString('en')} referenced ids, ${SHARDS} shards, ${ROWS.toLocaleString('en')} rows (${Math.round(ROWS / SHARDS).toLocaleString('en')} a shard), ${LEAVES} leaf columns`,
+  );
+  const out: Record<string, unknown> = { ids, shards: SHARDS, rows: ROWS };
+  for (const r of [10, 100, 1000]) {
+    const shape = shardShape(Math.round(ROWS / SHARDS), r);
+    const rowGroups = Math.ceil(ROWS / r);
+    const footers = SHARDS * shape.footerBytesPerChunk * (rowGroups / SHARDS) * LEAVES;
+    const idBytes = ROWS * shape.idBytesPerRow;
+    const requests = 2 * SHARDS + rowGroups;
+    // Sorted shards with statistics: only row groups whose bounds hold a wanted id are read;
+    // with ids spread at random over the row groups, the expected number touched is:
+    const touched = Number.isNaN(ids) ? NaN : rowGroups * (1 - Math.exp(-ids / rowGroups));
+    const sortedIds = touched * r * shape.idBytesPerRow;
+    const line = {
+      rows_per_row_group: r,
+      row_groups: rowGroups,
+      footer_bytes_per_column_chunk: Math.round(shape.footerBytesPerChunk),
+      footers_total_mb: +(footers / 1e6).toFixed(1),
+      footers_total_mb_pyarrow_like: +((footers * PYARROW_FOOTER_FACTOR) / 1e6).toFixed(1),
+      doc_id_bytes_per_row: +shape.idBytesPerRow.toFixed(2),
+      unsorted_doc_id_mb: +(idBytes / 1e6).toFixed(1),
+      unsorted_requests: requests,
+      unsorted_total_mb: +((footers + idBytes) / 1e6).toFixed(1),
+      unsorted_minutes: +(((requests / CONCURRENCY) * RTT_S) / 60).toFixed(1),
+      sorted_row_groups_read: Math.round(touched),
+      sorted_doc_id_mb: +(sortedIds / 1e6).toFixed(1),
+      sorted_total_mb: +((footers + sortedIds) / 1e6).toFixed(1),
+      sorted_requests: Math.round(2 * SHARDS + touched),
+      sorted_minutes: +((((2 * SHARDS + touched) / CONCURRENCY) * RTT_S) / 60).toFixed(1),
+    };
+    console.log(
+      `  ${String(r).padStart(4)} rows/row group: ${rowGroups.toLocaleString('en')} row groups x ${LEAVES} leaves x ${line.footer_bytes_per_column_chunk} B = footers ${line.footers_total_mb} MB (${line.footers_total_mb_pyarrow_like} MB if pyarrow's are ${PYARROW_FOOTER_FACTOR}x larger); doc_id ${line.doc_id_bytes_per_row} B/row.\n` +
+        `       unsorted shards: every doc_id chunk, ${line.unsorted_doc_id_mb} MB; total ${line.unsorted_total_mb} MB in ${requests.toLocaleString('en')} requests (~${line.unsorted_minutes} min at ${CONCURRENCY} parallel, ${RTT_S * 1000} ms each)\n` +
+        `       sorted shards with statistics: ~${line.sorted_row_groups_read.toLocaleString('en')} row groups, ${line.sorted_doc_id_mb} MB of doc_id; total ${line.sorted_total_mb} MB in ${line.sorted_requests.toLocaleString('en')} requests (~${line.sorted_minutes} min)`,
+    );
+    out[`r${r}`] = line;
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const sample = await readSampleDocs();
+  const tasks = (await loadRelease(new FolderSource(path.join(projectRoot, 'static-data/sample')))).splits.full!.tasks!;
+  const gold = [...new Set(tasks.flatMap((t) => t.gold_docs))];
+  const shards0 = makeSourceShards(sample);
+  const sorted = gold.filter((id) => shards0.shardOf.get(id)?.sorted).slice(0, LOOKUPS / 2);
+  const unsorted = gold.filter((id) => shards0.shardOf.get(id)?.sorted === false).slice(0, LOOKUPS / 2);
+  const ids = [...sorted, ...unsorted];
+  const shards = makeSourceShards(sample, { mediaNear: ids });
+  const hub = await startMockHub({ files: shards.files, mediaRanges: shards.mediaRanges, pageSize: 1000 });
+  const settings = settingsFrom({ endpoint: hub.endpoint });
+  const fetchFn = (u: string, i?: RequestInit) => fetch(u, i);
+  console.log(
+    `mock Hub: ${shards.files.size} shards (${[...shards.files.values()].reduce((n, b) => n + b.byteLength, 0).toLocaleString('en')} bytes, ${shards.mediaBytes.toLocaleString('en')} of them media), 64 rows a row group, even shards sorted by doc_id; ${ids.length} gold documents (${sorted.length} in sorted shards); media values in the same row groups\n` +
+      'per lookup: fetch() calls median/max, HTTP exchanges median (a resolve redirect is one more), bytes median / max\n',
+  );
+  try {
+    const lines: Array<Record<string, number | string>> = [];
+    lines.push(
+      row(
+        'cold, new visitor, no locator',
+        await measure(hub, shards, ids, () => new HfSourceDocs({ settings, fetch: fetchFn })),
+      ),
+    );
+    const session = new HfSourceDocs({ settings, fetch: fetchFn, cache: new MemorySourceCache() });
+    const sessionCosts = await measure(hub, shards, ids, () => session);
+    lines.push(row('cold, same session (after the first lookup)', sessionCosts.slice(1)));
+    lines.push(row('warm, same session', await measure(hub, shards, ids, () => session)));
+    const persisted = (session as unknown as { cache: MemorySourceCache }).cache;
+    lines.push(
+      row(
+        'warm, new session (cache kept, as IndexedDB)',
+        await measure(hub, shards, ids, () => new HfSourceDocs({ settings, fetch: fetchFn, cache: persisted })),
+      ),
+    );
+    const located = await new HfSourceDocs({ settings, fetch: fetchFn }).locate(ids);
+    const locator: SourceLocator = buildLocator(settings.dataset, settings.revision, located.found, located.missing);
+    lines.push(
+      row(
+        'cold, new visitor, with the release locator',
+        await measure(hub, shards, ids, () => new HfSourceDocs({ settings, fetch: fetchFn, locator })),
+      ),
+    );
+    const warm = lines[2]!;
+    const cold = lines[0]!;
+    console.log(
+      `\ngoals: warm lookup one range request: ${warm.fetches_max === 1 && warm.http_median === 1 ? 'met' : 'NOT met'} (${warm.fetches_max} fetch, ${warm.http_median} HTTP); ` +
+        `cold under 1 MB beyond the footers: ${Number(cold.beyond_footers_max) < 2 ** 20 ? 'met' : 'NOT met'} (max ${kb(Number(cold.beyond_footers_max))}); media bytes: ${lines.reduce((n, l) => n + Number(l.media_bytes), 0)}`,
+    );
+    const estimate = await locatorEstimate();
+    console.log(`\n${JSON.stringify({ source_docs: lines, v1_locator_estimate: estimate })}`);
+  } finally {
+    await hub.close();
+  }
+}
+
+await main();

@@ -1,0 +1,261 @@
+/**
+ * A local imitation of the Hugging Face Hub for tests and the bench, on two origins as the real
+ * one works: the Hub (tree API with Link pagination; resolve URLs answering 302) and a file host
+ * (the redirect target, serving byte ranges with CORS). Every request is logged with the bytes
+ * sent, so tests can count requests and bytes per lookup and prove no media byte was sent.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mediaOverlap } from './source-shards.ts';
+
+export interface HubRequest {
+  origin: 'hub' | 'files';
+  method: string;
+  path: string;
+  status: number;
+  /** [start, end) of a range request. */
+  range?: [number, number];
+  /** Body bytes sent. */
+  bytes: number;
+  /** Bytes sent that belong to media column chunks. */
+  mediaBytes: number;
+}
+
+export interface MockHubOptions {
+  dataset?: string;
+  revision?: string;
+  /** Repository path -> bytes. */
+  files: ReadonlyMap<string, Uint8Array>;
+  /** Media column chunk ranges per path (for mediaBytes in the log). */
+  mediaRanges?: ReadonlyMap<string, ReadonlyArray<{ start: number; end: number }>>;
+  /** Tree entries per page (the Hub pages at 1,000; small here so pagination is exercised). */
+  pageSize?: number;
+}
+
+export interface MockHub {
+  /** The Hub's origin: the value of HF_ENDPOINT. */
+  endpoint: string;
+  /** The file host's origin (where resolve redirects to). */
+  fileOrigin: string;
+  log: HubRequest[];
+  /** Behaviour switches for error tests. */
+  mode: { ignoreRange: boolean; filesDown: boolean };
+  /** Makes every file-host URL handed out so far invalid (as signed URLs expire). */
+  expireSignedUrls(): void;
+  close(): Promise<void>;
+}
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Link, X-Repo-Commit, Content-Range, Content-Length, ETag, Accept-Ranges',
+};
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const gitOid = (b: Uint8Array) =>
+  createHash('sha1')
+    .update(Buffer.concat([Buffer.from(`blob ${b.byteLength}\0`), b]))
+    .digest('hex');
+
+export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
+  const dataset = options.dataset ?? 'aurora2424/Epstein-Files';
+  const revision = options.revision ?? 'main';
+  const pageSize = options.pageSize ?? 3;
+  const log: HubRequest[] = [];
+  const mode = { ignoreRange: false, filesDown: false };
+  let generation = 1;
+  const lfs = new Map([...options.files].map(([p, b]) => [p, { sha: sha256(b), size: b.byteLength }]));
+  const readme = new TextEncoder().encode('---\nlicense: other\n---\n# Mock dataset\n');
+  const dirs = [...new Set([...options.files.keys()].flatMap((p) => p.split('/').slice(0, -1)))];
+  const entries: unknown[] = [
+    { type: 'file', oid: gitOid(new Uint8Array(10)), size: 10, path: '.gitattributes' },
+    { type: 'file', oid: gitOid(readme), size: readme.byteLength, path: 'README.md' },
+    ...dirs.map((d) => ({ type: 'directory', oid: '0'.repeat(40), size: 0, path: d })),
+    ...[...lfs].map(([p, l]) => ({
+      type: 'file',
+      oid: gitOid(new TextEncoder().encode(`version https://git-lfs.github.com/spec/v1\noid sha256:${l.sha}\n`)),
+      size: l.size,
+      lfs: { oid: l.sha, size: l.size, pointerSize: 134 },
+      path: p,
+    })),
+  ];
+
+  const files = createServer((req, res) => serveFile(req, res));
+  const fileOrigin = await listen(files);
+  const hub = createServer((req, res) => serveHub(req, res));
+  const endpoint = await listen(hub);
+
+  function record(entry: Omit<HubRequest, 'mediaBytes'> & { file?: string }): void {
+    const ranges = entry.file ? options.mediaRanges?.get(entry.file) : undefined;
+    const media =
+      ranges && entry.bytes > 0
+        ? mediaOverlap(ranges, entry.range?.[0] ?? 0, entry.range?.[1] ?? options.files.get(entry.file!)!.byteLength)
+        : 0;
+    const { file: _, ...rest } = entry;
+    log.push({ ...rest, mediaBytes: media });
+  }
+
+  function serveHub(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', endpoint);
+    for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-headers': 'Range, Accept',
+        'access-control-allow-methods': 'GET, HEAD',
+      });
+      res.end();
+      return;
+    }
+    const notFound = () => {
+      const body = JSON.stringify({ error: 'Repository not found' });
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(body);
+      record({ origin: 'hub', method: req.method ?? 'GET', path: url.pathname, status: 404, bytes: body.length });
+    };
+    if (url.pathname.startsWith(`/api/datasets/${dataset}/tree/`)) {
+      const rev = decodeURIComponent(url.pathname.slice(`/api/datasets/${dataset}/tree/`.length).split('/')[0]!);
+      if (rev !== revision || url.searchParams.get('recursive') !== 'true') return notFound();
+      const from = Number(url.searchParams.get('cursor') ?? 0);
+      const page = entries.slice(from, from + pageSize);
+      const body = JSON.stringify(page);
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (from + pageSize < entries.length) {
+        const next = new URL(url.href);
+        next.searchParams.set('cursor', String(from + pageSize));
+        headers.link = `<${next.href}>; rel="next"`;
+      }
+      res.writeHead(200, headers);
+      res.end(body);
+      record({ origin: 'hub', method: 'GET', path: url.pathname + url.search, status: 200, bytes: body.length });
+      return;
+    }
+    if (url.pathname.startsWith(`/datasets/${dataset}/resolve/`)) {
+      const rest = url.pathname.slice(`/datasets/${dataset}/resolve/`.length);
+      const [rev, ...parts] = rest.split('/');
+      const filePath = parts.map(decodeURIComponent).join('/');
+      if (decodeURIComponent(rev ?? '') !== revision) return notFound();
+      const l = lfs.get(filePath);
+      if (!l) return notFound();
+      const location = `${fileOrigin}/xet/${l.sha}/${parts.join('/')}?sig=g${generation}`;
+      res.writeHead(302, { location, 'x-repo-commit': 'f'.repeat(40), 'x-linked-size': String(l.size) });
+      res.end();
+      record({ origin: 'hub', method: req.method ?? 'GET', path: url.pathname, status: 302, bytes: 0 });
+      return;
+    }
+    notFound();
+  }
+
+  function serveFile(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', fileOrigin);
+    for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-headers': 'Range', 'access-control-allow-methods': 'GET, HEAD' });
+      res.end();
+      return;
+    }
+    const m = /^\/xet\/[0-9a-f]{64}\/(.+)$/.exec(url.pathname);
+    const filePath = m ? m[1]!.split('/').map(decodeURIComponent).join('/') : '';
+    const bytes = options.files.get(filePath);
+    const fail = (status: number) => {
+      res.writeHead(status);
+      res.end();
+      record({ origin: 'files', method: req.method ?? 'GET', path: url.pathname, status, bytes: 0 });
+    };
+    if (mode.filesDown) return fail(503);
+    if (!bytes) return fail(404);
+    if (url.searchParams.get('sig') !== `g${generation}`) return fail(403);
+    res.setHeader('accept-ranges', 'bytes');
+    const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (!range || mode.ignoreRange) {
+      res.writeHead(200, { 'content-length': String(bytes.byteLength) });
+      if (req.method === 'HEAD') {
+        res.end();
+        record({ origin: 'files', method: 'HEAD', path: filePath, status: 200, bytes: 0 });
+        return;
+      }
+      // The whole file is offered; a careful client cancels, so count what actually went out.
+      let sent = 0;
+      const chunk = 64 * 1024;
+      const pump = () => {
+        while (sent < bytes.byteLength) {
+          const part = bytes.subarray(sent, Math.min(bytes.byteLength, sent + chunk));
+          sent += part.byteLength;
+          if (!res.write(part)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () =>
+        record({
+          origin: 'files',
+          method: 'GET',
+          path: filePath,
+          status: 200,
+          range: [0, sent],
+          bytes: sent,
+          file: filePath,
+        }),
+      );
+      pump();
+      return;
+    }
+    const start = Number(range[1]);
+    const end = Math.min(bytes.byteLength - 1, Number(range[2]));
+    if (start > end) return fail(416);
+    const body = bytes.subarray(start, end + 1);
+    res.writeHead(206, {
+      'content-length': String(body.byteLength),
+      'content-range': `bytes ${start}-${end}/${bytes.byteLength}`,
+    });
+    res.end(body);
+    record({
+      origin: 'files',
+      method: 'GET',
+      path: filePath,
+      status: 206,
+      range: [start, end + 1],
+      bytes: body.byteLength,
+      file: filePath,
+    });
+  }
+
+  return {
+    endpoint,
+    fileOrigin,
+    log,
+    mode,
+    expireSignedUrls: () => void generation++,
+    close: async () => {
+      await Promise.all(
+        [hub, files].map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.closeAllConnections();
+              s.close(() => resolve());
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** Requests and bytes of a slice of the log. */
+export function tally(entries: readonly HubRequest[]): {
+  requests: number;
+  hubRequests: number;
+  fileRequests: number;
+  bytes: number;
+  mediaBytes: number;
+} {
+  return {
+    requests: entries.length,
+    hubRequests: entries.filter((e) => e.origin === 'hub').length,
+    fileRequests: entries.filter((e) => e.origin === 'files').length,
+    bytes: entries.reduce((n, e) => n + e.bytes, 0),
+    mediaBytes: entries.reduce((n, e) => n + e.mediaBytes, 0),
+  };
+}
