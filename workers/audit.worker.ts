@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { IdbJudgeCache } from '../src/adapters/browser/idb-judge-cache.ts';
-import { AuditService } from '../src/core/audit/service.ts';
+import { AuditService, type RemoteDocs } from '../src/core/audit/service.ts';
 import type { LoadProgress } from '../src/core/release/load.ts';
 import type { SourceSpec } from '../src/core/release/source-spec.ts';
 import type { SplitName } from '../src/core/release/types.ts';
@@ -19,8 +19,18 @@ const service = new AuditService({
 
 const api = {
   open: (spec: SourceSpec, onProgress?: (p: LoadProgress) => void) => service.open(spec, onProgress),
-  overview: (split: SplitName, onProgress?: (done: number, total: number) => void) =>
-    service.overview(split, onProgress),
+  /** remoteRead (a comlink proxy) reads what the release lacks through the page: the Hugging Face source. */
+  overview: (
+    split: SplitName,
+    onProgress?: (done: number, total: number) => void,
+    remoteLabel?: string,
+    remoteRead?: RemoteDocs['read'],
+  ) =>
+    service.overview(
+      split,
+      onProgress,
+      remoteLabel && remoteRead ? { label: remoteLabel, read: (id) => remoteRead(id) } : undefined,
+    ),
   forget: () => service.forget(),
   grounding: (split: SplitName) => service.grounding(split),
   cutoffs: (split: SplitName) => service.cutoffs(split),

@@ -1,4 +1,10 @@
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { startMockHub, tally, type MockHub } from '../support/mock-hub.ts';
+import { makeSourceShards, readSampleDocs } from '../support/source-shards.ts';
+import { projectRoot, startStaticServer } from './support.ts';
 import { spotCheckStats, wilson } from '../../src/core/audit/spot-check/stats.ts';
 import { parseLabelsJsonl } from '../../src/core/audit/spot-check/labels.ts';
 import { parseAppealsJsonl } from '../../src/core/audit/appeals.ts';
@@ -182,5 +188,58 @@ test.describe('the Audit page on the sample', () => {
     await expect(page.getByTestId('absence-target').getByTestId('absence-mentions').first()).toContainText(
       /[1-9]\d* mentions? of the target/,
     );
+  });
+});
+
+test.describe('a release without corpus text', () => {
+  let hub: MockHub;
+  let server: { url: string; close: () => Promise<void> };
+  test.beforeAll(async () => {
+    const sample = await readSampleDocs();
+    const shards = makeSourceShards(sample);
+    hub = await startMockHub({ files: shards.files, mediaRanges: shards.mediaRanges });
+    // The sample's questions and tasks in the benchmark's own layout: no corpus, no submissions.
+    const sampleDir = path.join(projectRoot, 'static-data/sample');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-audit-nocorpus-'));
+    copyFileSync(path.join(sampleDir, 'manifest.json'), path.join(dir, 'manifest.json'));
+    for (const split of ['full', 'dev']) {
+      mkdirSync(path.join(dir, split));
+      for (const f of ['questions.jsonl', 'tasks.jsonl'])
+        copyFileSync(path.join(sampleDir, split, f), path.join(dir, split, f));
+    }
+    server = await startStaticServer(dir);
+  });
+  test.afterAll(async () => {
+    await hub?.close();
+    await server?.close();
+  });
+
+  test('is audited over zero documents, then over the documents read from the Hub (here a local imitation)', async ({
+    page,
+  }) => {
+    await page.goto(
+      `/?release=${encodeURIComponent(server.url)}&view=audit&hf_endpoint=${encodeURIComponent(hub.endpoint)}`,
+    );
+    await expect(page.getByTestId('audit-no-text')).toContainText('None of the 317 documents these audits need');
+    await expect(page.getByTestId('grounding-line').first()).toHaveText('single_hop n/a (0/0)');
+    expect(hub.log).toHaveLength(0);
+    await page.getByTestId('audit-read-source').click();
+    await expect(page.getByTestId('audit-docs-read')).toContainText('317 of 317 gold and item documents read', {
+      timeout: 180_000,
+    });
+    // the same figures as from the sample's own docs.parquet
+    await expect(page.getByTestId('grounding-line')).toHaveText([
+      'single_hop 100.0% (90/90)',
+      'aggregation 100.0% (78/78 items)',
+      'dossier 100.0% (30/30 items)',
+      'timeline 20.0% (2/10)',
+    ]);
+    await page.getByTestId('audit-tab-cutoff').click();
+    await expect(page.getByTestId('cutoff-summary')).toContainText('6 tasks with evidence past the 2,500-character');
+    const t = tally(hub.log);
+    console.log(
+      `audit over the mock Hub: ${t.requests} requests, ${(t.bytes / 1e6).toFixed(1)} MB, media bytes ${t.mediaBytes}`,
+    );
+    expect(t.mediaBytes).toBe(0);
   });
 });

@@ -4,7 +4,7 @@
  * bias of each submission; with --labels, the spot-check error rates and agreement.
  * Exit: 0 done, 1 an input could not be read, 2 wrong usage.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FolderSource } from '../../adapters/node/folder-source.ts';
@@ -17,9 +17,15 @@ import { spotCheckStats, type SpotCheckStats } from '../../core/audit/spot-check
 import { ReleaseRefused } from '../../core/release/load.ts';
 import { SPLITS, type SplitName } from '../../core/release/types.ts';
 import { parseArgs, UsageError } from '../args.ts';
+import { SOURCE_OPTIONS_HELP, SOURCE_SWITCHES, SOURCE_VALUED_FLAGS, sourceOptions } from '../source-options.ts';
+import { chainProviders } from '../../core/audit/doc-text.ts';
+import { hfSourceProvider } from '../../core/audit/source-provider.ts';
+import { parseLocator, type SourceLocator } from '../../core/source-docs/locator.ts';
+import { HfSourceDocs } from '../../core/source-docs/lookup.ts';
 
 const USAGE = `usage: npm run cli -- audit <release-folder> [--split full|dev] [--submissions DIR]
          [--judge-cache FILE|DIR] [--labels FILE] [--excerpt-chars N] [--out report.json]
+         [--source-docs [--hf-endpoint URL] [--dataset REPO] [--revision REV] [--locator FILE] [--cache DIR | --no-cache]]
 
 Audits a release as README "Auditing" describes, over one split (default: full):
   grounding   each single_hop/timeline answer and each aggregation/dossier item against its gold
@@ -29,13 +35,17 @@ Audits a release as README "Auditing" describes, over one split (default: full):
   pool bias   for every submission of the release (and those under --submissions DIR): citations
               outside the gold set; with judge verdicts (the release's judge-cache.json and
               --judge-cache), answers judged correct whose gate held no gold document
-Documents are read from the release's corpus (docs.parquet or docs.jsonl); a release without
-corpus text (v1.0) is audited over zero documents, and the report says so.
+Documents are read from the release's corpus (docs.parquet or docs.jsonl); with --source-docs,
+those it lacks are read from the Hugging Face source by doc_id (range reads, see source-doc).
+Without text (v1.0 offline) the audit runs over zero documents, and the report says so.
   --submissions DIR   a submission folder (predictions.jsonl [+ metadata.json]) or a folder of them
   --judge-cache       a verdicts.json map or the benchmark's cache folder, besides the release's own
   --labels FILE       spot-check labels JSONL (exported from the Spot-check page): error rates with
                       Wilson 95% intervals, Cohen's kappa vs the judge and between reviewers
   --out FILE          write the report as JSON (the summary is printed either way)
+  --source-docs       read documents the release lacks from the Hugging Face source:
+${SOURCE_OPTIONS_HELP}
+  --locator FILE      a source-locate output: go straight to each document's row
 Exit: 0 done, 1 an input could not be read, 2 wrong usage.
 `;
 
@@ -49,12 +59,27 @@ interface Options {
   labels?: string;
   excerptChars: number;
   out?: string;
+  source?: { docs: HfSourceDocs; cacheLabel: string };
 }
 
 function options(args: string[]): Options | 'help' {
-  const parsed = parseArgs(args, ['split', 'submissions', 'judge-cache', 'labels', 'excerpt-chars', 'out']);
+  const parsed = parseArgs(args, [
+    'split',
+    'submissions',
+    'judge-cache',
+    'labels',
+    'excerpt-chars',
+    'out',
+    'locator',
+    ...SOURCE_VALUED_FLAGS,
+  ]);
   if (parsed.switches.has('help')) return 'help';
-  if (parsed.switches.size > 0) throw new UsageError(`unknown option --${[...parsed.switches][0]}`);
+  const known = new Set<string>(['source-docs', ...SOURCE_SWITCHES]);
+  const unknown = [...parsed.switches].find((s) => !known.has(s));
+  if (unknown) throw new UsageError(`unknown option --${unknown}`);
+  const sourceFlags = [...SOURCE_VALUED_FLAGS, 'locator'].filter((f) => parsed.flags.has(f));
+  if (!parsed.switches.has('source-docs') && (sourceFlags.length || parsed.switches.has('no-cache')))
+    throw new UsageError(`--${sourceFlags[0] ?? 'no-cache'} needs --source-docs`);
   if (parsed.positional.length !== 1) throw new UsageError('expected one release folder');
   const folder = parsed.positional[0]!;
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${folder} is not a folder`);
@@ -74,6 +99,19 @@ function options(args: string[]): Options | 'help' {
   ] as const) {
     const v = parsed.flags.get(flag);
     if (v !== undefined) opt[key] = v;
+  }
+  if (parsed.switches.has('source-docs')) {
+    const { settings, cache, cacheLabel } = sourceOptions(parsed);
+    const locatorFile = parsed.flags.get('locator');
+    let locator: SourceLocator | undefined;
+    if (locatorFile) {
+      try {
+        locator = parseLocator(readFileSync(locatorFile, 'utf8'), locatorFile);
+      } catch (e) {
+        throw new UsageError(`--locator ${locatorFile}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    opt.source = { docs: new HfSourceDocs({ settings, fetch: (u, i) => fetch(u, i), cache, locator }), cacheLabel };
   }
   return opt;
 }
@@ -169,11 +207,13 @@ export async function run(args: string[]): Promise<number> {
     if (opt.submissionsDir) submissions.push(...(await extraSubmissions(opt.submissionsDir)));
     const labels = opt.labels ? await labelStats(opt.labels, inputs) : undefined;
     const hasCache = inputs.shippedCache.size > 0 || extraCache !== undefined;
+    const hf = opt.source ? hfSourceProvider(opt.source.docs) : undefined;
+    const docs = hf ? chainProviders([inputs.releaseDocs, hf.provider]) : inputs.releaseDocs;
     const run = await runAudit({
       release: { id: inputs.releaseId, title: inputs.title, dataset_version: inputs.datasetVersion },
       split,
       tasks: inputs.tasks,
-      docs: inputs.releaseDocs,
+      docs,
       ...(inputs.profile ? { profile: inputs.profile } : {}),
       submissions,
       ...(hasCache
@@ -188,6 +228,12 @@ export async function run(args: string[]): Promise<number> {
     );
     const lines = summaryLines(report);
     if (inputs.shippedCacheError) lines.push(`note: ${inputs.shippedCacheError}`);
+    if (hf && opt.source) {
+      const t = opt.source.docs.totals;
+      lines.push(
+        `source documents: ${t.requests} requests, ${(t.bytes / 1e6).toFixed(1)} MB; cache ${opt.source.cacheLabel}${hf.failures.count ? `; ${hf.failures.count} could not be read (first: ${hf.failures.first})` : ''}${hf.failures.gaveUp ? '; the source could not be reached, so the other documents were not asked for' : ''}`,
+      );
+    }
     for (const f of inputs.invalid)
       lines.push(`note: ${f.path} failed its checks (${f.problems[0] ?? 'invalid'}); its valid rows were used`);
     if (labels?.other)

@@ -56,11 +56,15 @@ export function chainProviders(providers: readonly DocTextProvider[]): DocTextPr
   };
 }
 
-/** Asks a one-document reader (a cache, a remote source) with a few requests in flight. */
+/**
+ * Asks a one-document reader (a cache, a remote source) with a few requests in flight. A
+ * document that fails to read counts as not read; `onError` hears why.
+ */
 export function perDocProvider(
   label: string,
   readOne: (docId: string) => Promise<string | undefined>,
   concurrency = 4,
+  onError?: (docId: string, error: unknown) => void,
 ): DocTextProvider {
   return {
     label,
@@ -74,8 +78,8 @@ export function perDocProvider(
           try {
             const t = await readOne(id);
             if (t !== undefined) out.set(id, t);
-          } catch {
-            // an unreadable document is reported as not read, like an unknown one
+          } catch (error) {
+            onError?.(id, error);
           }
           onProgress?.(++done, ids.length);
         }

@@ -156,9 +156,6 @@ export async function poolBias(input: PoolBiasInput): Promise<PoolBias> {
   };
   const first = input.predictions.summary[0] ?? input.predictions.issues[0]?.message;
   if (input.predictions.issueCount > 0 && first) out.firstPredictionIssue = first;
-  if (!useJudge)
-    out.judgeNote = input.profile
-      ? 'no judge cache holds verdicts for this submission'
-      : 'no judge profile in this release';
+  if (!useJudge) out.judgeNote = input.profile ? 'no judge cache' : 'no judge profile in this release';
   return out;
 }

@@ -10,6 +10,7 @@ import type { SplitName, Task, TaskType } from '../release/types.ts';
 import { parsePredictions, type PredictionsResult } from '../scoring/predictions.ts';
 import { ABSENCE_TYPES, questionNames, targetNeedles, targetOf } from './absence.ts';
 import { chainProviders, type DocTextProvider } from './doc-text.ts';
+import { sourceTextProvider, type SourceRead, type SourceReadFailures } from './source-provider.ts';
 import type { PoolBias } from './pool-bias.ts';
 import { loadAuditInputs, type AuditInputs } from './inputs.ts';
 import { judgedScore, type ReplyLookup } from './judged.ts';
@@ -37,9 +38,17 @@ export interface AuditReleaseInfo {
   hasProfile: boolean;
 }
 
+/** Documents the release lacks, read through the page (the Hugging Face source, once the user allows it). */
+export interface RemoteDocs {
+  label: string;
+  read: (docId: string) => Promise<SourceRead>;
+}
+
 export interface AuditOverview {
   split: SplitName;
   documents: AuditRun['documents'];
+  /** Reads from the remote source that failed, when one was used. */
+  remoteFailures?: SourceReadFailures;
   byType: Array<AuditRun['byType'][number] & { line: string }>;
   tasks: { checked: number; grounded: number; notGrounded: number; unread: number; noGold: number };
   cutoff: Omit<AuditRun['cutoff'], 'flagged'>;
@@ -121,7 +130,10 @@ const MAX_PASSAGE_TEXT = 600;
 export class AuditService {
   private key: string | undefined;
   private inputs: Promise<AuditInputs> | undefined;
-  private runs = new Map<SplitName, Promise<AuditRun>>();
+  /** Per split, and whether the remote source was used. */
+  private runs = new Map<string, Promise<{ run: AuditRun; remote?: SourceReadFailures }>>();
+  /** The run key the lists of each split read. */
+  private latest = new Map<SplitName, string>();
   private texts = new Map<string, string>();
   private predictions = new Map<string, PredictionsResult>();
 
@@ -132,6 +144,7 @@ export class AuditService {
     if (key !== this.key || !this.inputs) {
       this.key = key;
       this.runs = new Map();
+      this.latest = new Map();
       this.texts = new Map();
       this.predictions = new Map();
       this.inputs = loadAuditInputs(sourceOf(spec, this.deps.here), onProgress);
@@ -171,12 +184,20 @@ export class AuditService {
     return async (key) => i.shippedCache.get(key) ?? (await other?.(key));
   }
 
-  private run(split: SplitName, onProgress?: (done: number, total: number) => void): Promise<AuditRun> {
-    let r = this.runs.get(split);
+  private run(
+    split: SplitName,
+    onProgress?: (done: number, total: number) => void,
+    remote?: RemoteDocs,
+  ): Promise<{ run: AuditRun; remote?: SourceReadFailures }> {
+    const key = remote ? `${split}|remote` : split;
+    // Lists read the latest run of the split (with the remote source once it was used).
+    this.latest.set(split, key);
+    let r = this.runs.get(key);
     if (!r) {
       r = (async () => {
         const i = await this.ready();
-        const provider = this.provider(i);
+        const fromRemote = remote ? sourceTextProvider(remote.label, remote.read) : undefined;
+        const provider = fromRemote ? chainProviders([this.provider(i), fromRemote.provider]) : this.provider(i);
         // Texts are kept so that lists can show passages without reading them again.
         const keeping: DocTextProvider = {
           label: provider.label,
@@ -187,7 +208,7 @@ export class AuditService {
           },
         };
         const lookup = await this.lookup(i);
-        return runAudit({
+        const run = await runAudit({
           release: { id: i.releaseId, title: i.title, dataset_version: i.datasetVersion },
           split,
           tasks: i.tasks,
@@ -202,21 +223,34 @@ export class AuditService {
           ...(lookup ? { lookup } : {}),
           ...(onProgress ? { onDocProgress: onProgress } : {}),
         });
+        return { run, ...(fromRemote ? { remote: fromRemote.failures } : {}) };
       })();
-      r.catch(() => this.runs.delete(split));
-      this.runs.set(split, r);
+      r.catch(() => this.runs.delete(key));
+      this.runs.set(key, r);
     }
     return r;
+  }
+
+  /** The split's latest run (for the lists), running it when there is none. */
+  private async current(split: SplitName): Promise<AuditRun> {
+    const key = this.latest.get(split);
+    const r = key ? this.runs.get(key) : undefined;
+    return (await (r ?? this.run(split))).run;
   }
 
   /** Runs again on next use (the Score page's judge cache may have grown). */
   forget(): void {
     this.runs = new Map();
+    this.latest = new Map();
   }
 
-  async overview(split: SplitName, onProgress?: (done: number, total: number) => void): Promise<AuditOverview> {
+  async overview(
+    split: SplitName,
+    onProgress?: (done: number, total: number) => void,
+    remote?: RemoteDocs,
+  ): Promise<AuditOverview> {
     const started = performance.now();
-    const run = await this.run(split, onProgress);
+    const { run, remote: remoteFailures } = await this.run(split, onProgress, remote);
     const count = (s: GroundingRow['status']) => run.grounding.filter((g) => g.status === s).length;
     const { flagged: _, ...cutoff } = run.cutoff;
     return {
@@ -234,11 +268,12 @@ export class AuditService {
       poolBias: run.poolBias.map(({ rows: _rows, ...rest }) => rest),
       skipped: run.skipped,
       millis: performance.now() - started,
+      ...(remoteFailures ? { remoteFailures: { ...remoteFailures } } : {}),
     };
   }
 
   async grounding(split: SplitName): Promise<GroundingRow[]> {
-    const run = await this.run(split);
+    const run = await this.current(split);
     return run.grounding
       .filter((g) => g.status !== 'no_gold')
       .map((g) => ({
@@ -275,7 +310,7 @@ export class AuditService {
   }
 
   async cutoffs(split: SplitName): Promise<CutoffRow[]> {
-    const run = await this.run(split);
+    const run = await this.current(split);
     return run.cutoff.flagged.map((f) => ({
       task_id: f.task_id,
       split: f.split,
@@ -293,7 +328,7 @@ export class AuditService {
   }
 
   async poolBiasRows(split: SplitName, slug: string): Promise<PoolBias['rows']> {
-    const run = await this.run(split);
+    const run = await this.current(split);
     return run.poolBias.find((b) => b.slug === slug)?.rows ?? [];
   }
 

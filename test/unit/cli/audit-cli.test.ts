@@ -3,10 +3,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../../src/core/audit/report.ts';
 import { emptyLabels, labelsJsonl, SPOT_FORMAT, type SpotLabel } from '../../../src/core/audit/spot-check/labels.ts';
-import { HAND_DOCS, HAND_TASKS, writeHandRelease } from '../../fixtures/audit/hand-release.ts';
+import { HAND_CORPUS, HAND_DOCS, HAND_TASKS, writeHandRelease } from '../../fixtures/audit/hand-release.ts';
+import { startMockHub, tally, type MockHub } from '../../support/mock-hub.ts';
+import { makeSourceShards } from '../../support/source-shards.ts';
 import { hasShared, releaseDir, sharedNote } from '../core/release/shared-release.ts';
 
 const exec = promisify(execFile);
@@ -111,6 +113,46 @@ describe('audit on a hand-built release whose figures are known', () => {
     expect(r.out).toMatch(/answer_right: error rate 50\.0% \(2\/4\) \[15\.0%, 85\.0%\]/);
     expect(r.out).toContain('1 label(s) in');
   }, 60_000);
+});
+
+describe('audit of a release without corpus text, documents read from a mock Hugging Face Hub', () => {
+  let hub: MockHub;
+  beforeAll(async () => {
+    const docs = HAND_CORPUS.map((d) => ({ doc_id: d.doc_id, text: d.text, ...d.meta }));
+    const shards = makeSourceShards(docs, { shards: 2, rowGroupSize: 2 });
+    hub = await startMockHub({ files: shards.files, mediaRanges: shards.mediaRanges });
+  });
+  afterAll(async () => {
+    await hub?.close();
+  });
+
+  it('finds the same figures as from the corpus file, and says where the text came from', async () => {
+    const folder = await writeHandRelease(false);
+    const without = await audit(folder);
+    expect(without.code).toBe(0);
+    expect(without.out).toContain('documents: 0 of 4 gold and item documents read (no corpus text in this release)');
+    expect(without.out).toContain('  single_hop n/a (0/0)  [3 not read]');
+
+    const r = await audit(folder, '--source-docs', '--hf-endpoint', hub.endpoint, '--no-cache');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(
+      /documents: 4 of 4 gold and item documents read \(no corpus text in this release, then the Hugging Face source aurora2424\/Epstein-Files at main \(127\.0\.0\.1:\d+\)\)/,
+    );
+    expect(r.out).toContain('  single_hop 66.7% (2/3)');
+    expect(r.out).toContain('  timeline 100.0% (1/1)');
+    expect(r.out).toContain('1 tasks with evidence past the cut-off in a gold document');
+    expect(r.out).toMatch(/source documents: \d+ requests, [\d.]+ MB; cache none\n/);
+    expect(tally(hub.log).mediaBytes).toBe(0);
+  }, 120_000);
+
+  it('stops asking a source it cannot reach, and still exits 0', async () => {
+    const folder = await writeHandRelease(false);
+    const r = await audit(folder, '--source-docs', '--hf-endpoint', 'http://127.0.0.1:9', '--no-cache');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('documents: 0 of 4 gold and item documents read');
+    expect(r.out).toMatch(/4 could not be read \(first: HAND\d{8}: could not reach 127\.0\.0\.1:9/);
+    expect((await audit(folder, '--hf-endpoint', hub.endpoint)).code).toBe(2);
+  }, 120_000);
 });
 
 describe('audit exit codes', () => {

@@ -4,6 +4,8 @@ import type { SplitName } from '../../../core/release/types.ts';
 import { auditWorker } from '../../data/audit-client.ts';
 import { release } from '../../state/release.svelte.ts';
 import { url } from '../../state/url.svelte.ts';
+import { sourceDocs } from '../../state/source-docs.svelte.ts';
+import { sourceLabel, type SourceRead } from '../../../core/audit/source-provider.ts';
 
 /** The page's release as the audit worker sees it, and each split's audit overview. */
 class AuditState {
@@ -44,17 +46,24 @@ class AuditState {
       SplitName | undefined;
   }
 
-  async run(split: SplitName): Promise<AuditOverview | undefined> {
+  /**
+   * The split's overview (run once). `fromSource` also reads the documents the release lacks from
+   * the Hugging Face source: only when the user asked for it, and only once they allowed the endpoint.
+   */
+  async run(split: SplitName, fromSource = false): Promise<AuditOverview | undefined> {
     const had = this.overview[split];
-    if (had) return had;
+    if (had && (!fromSource || had.remoteFailures)) return had;
+    const settings = sourceDocs.settings;
+    if (fromSource && !(sourceDocs.allowed && settings.ok)) return had;
     const version = this.opened;
     this.running = true;
     this.progress = undefined;
     try {
-      const o = await auditWorker().overview(
-        split,
-        Comlink.proxy((done: number, total: number) => (this.progress = { done, total })),
-      );
+      const progress = Comlink.proxy((done: number, total: number) => (this.progress = { done, total }));
+      const o =
+        fromSource && settings.ok
+          ? await auditWorker().overview(split, progress, sourceLabel(settings.value), Comlink.proxy(readFromSource))
+          : await auditWorker().overview(split, progress);
       if (version === this.opened) this.overview = { ...this.overview, [split]: o };
       return o;
     } catch (e) {
@@ -74,6 +83,11 @@ class AuditState {
 }
 
 export const auditState = new AuditState();
+
+async function readFromSource(docId: string): Promise<SourceRead> {
+  const out = await sourceDocs.lookup(docId, () => undefined);
+  return out.ok ? { ok: true, text: out.doc.row.text_content } : { ok: false, kind: out.kind, error: out.error };
+}
 
 export function pct(x: number | null, digits = 1): string {
   return x === null ? '—' : `${(x * 100).toFixed(digits)}%`;
