@@ -9,6 +9,7 @@ for (const [w, h] of [[1440, 1000], [390, 844]] as const) {
     const page = await ctx.newPage();
     page.on('console', (m) => { if (m.type() === 'error') console.log('console error:', m.text()); });
     page.on('pageerror', (e) => console.log('page error:', e.message));
+    page.on('response', (r) => { if (r.status() === 404) console.log('404', r.url()); });
     const shots: Array<[string, string, string]> = [
       ['grounding', '?view=audit', 'grounding-line'],
       ['cutoff', '?view=audit&tab=cutoff', 'cutoff-row'],
@@ -16,6 +17,8 @@ for (const [w, h] of [[1440, 1000], [390, 844]] as const) {
       ['absence', '?view=audit&tab=absence&at=4919bb7a-c015-4677-a876-0bf9220fe03a', 'absence-mentions'],
       ['appeals', '?view=audit&tab=appeals', 'rule-appeals'],
       ['spot', '?view=spotcheck&size=12', 'spot-task'],
+      ['v10', '?release=' + encodeURIComponent('http://127.0.0.1:44077/') + '&view=audit', 'audit-no-text'],
+      ['v10bias', '?release=' + encodeURIComponent('http://127.0.0.1:44077/') + '&view=audit&tab=bias', 'bias-row'],
       ['doc', '?view=doc&doc=SMPL00002558&appeal=a540f015-d0b6-427c-902b-d668ba98a7d2&hl=aboard%20aircraft%20QX-XZZ%20on%2019%20August%202010', 'excerpt-end'],
     ];
     for (const [name, q, wait] of shots) {
