@@ -2,7 +2,7 @@
 import * as Comlink from 'comlink';
 import { IdbJudgeCache } from '../src/adapters/browser/idb-judge-cache.ts';
 import type { JudgeProgress } from '../src/core/judge/types.ts';
-import type { SubmissionMetadata } from '../src/core/release/types.ts';
+import type { SplitName, SubmissionMetadata } from '../src/core/release/types.ts';
 import {
   MemoryJudgeCacheStore,
   ScoreSession,
@@ -91,6 +91,9 @@ const api = {
   },
   async cancel() {
     (await session).cancel();
+  },
+  async cachedVerdicts(slugs: string[], split: SplitName, taskIds?: string[]) {
+    return (await session).cachedVerdicts(slugs, split, taskIds);
   },
   async detail(slot: PredictionSlot, taskId: string) {
     return (await session).detail(slot, taskId);

@@ -15,6 +15,12 @@ const REFERENCE = ' (reference)';
 /** The benchmark knows its two controls by name; our sample names its controls "... control". */
 const isControl = (base: string) => CONTROLS.has(base) || base.endsWith(' control');
 
+/** A system's display name and whether it is a control (no retrieval), from its system_name. */
+export function systemDisplay(name: string): { display: string; control: boolean } {
+  const base = name.endsWith(REFERENCE) ? name.slice(0, -REFERENCE.length) : name;
+  return { display: DISPLAY_NAMES[base] ?? name, control: isControl(base) };
+}
+
 export interface BoardRow {
   name: string;
   display: string;

@@ -2,12 +2,27 @@ import * as Comlink from 'comlink';
 import type { LoadProgress } from '../../core/release/load.ts';
 import type { ReleaseSummary } from '../../core/explorer/service.ts';
 import type { SourceSpec } from '../../core/release/source-spec.ts';
+import { rememberFolder, reopenFolder } from '../../adapters/browser/remembered-folders.ts';
 import { dataWorker } from '../data/client.ts';
+import { url } from './url.svelte.ts';
+import {
+  parseRefParam,
+  refParam,
+  remoteHost,
+  shippedSpec,
+  siteReleases,
+  type ReleaseRef,
+} from '../lib/site-releases.ts';
 
-export interface SiteRelease {
-  id: string;
-  title: string;
-  path: string;
+export { remoteHost, shippedSpec, siteReleases };
+export type { ReleaseRef, SiteRelease } from '../lib/site-releases.ts';
+
+/** A picked folder or files: what the dialog hands over. */
+export interface PickedSource {
+  label: string;
+  files: Array<{ path: string; file: File }>;
+  /** The folder's handle, when the browser gave one: it is remembered for "Reopen". */
+  handle?: FileSystemDirectoryHandle;
 }
 
 /** The loaded release, the load in progress and its last error. */
@@ -20,13 +35,20 @@ class ReleaseState {
   version = $state(0);
   /** The source of the loaded release, for workers that read it themselves (the score worker). */
   spec = $state.raw<SourceSpec | undefined>();
+  /** What is loaded, as `?release=` names it. */
+  ref = $state.raw<ReleaseRef | undefined>();
+  /** The host or folder a load in progress reads from, for its progress line. */
+  loadingFrom = $state<string | undefined>();
+  /** A remembered folder that needs a click (permission) before it can be read again. */
+  folderToReopen = $state<string | undefined>();
 
   private seq = 0;
 
   /** The latest load wins: a slower earlier one (e.g. the default release) is discarded. */
-  async load(spec: SourceSpec): Promise<boolean> {
+  async load(spec: SourceSpec, from?: string): Promise<boolean> {
     const mine = ++this.seq;
     this.loading = true;
+    this.loadingFrom = from;
     this.error = undefined;
     this.progress = undefined;
     try {
@@ -50,17 +72,116 @@ class ReleaseState {
       this.error = { message: e instanceof Error ? e.message : String(e) };
       return false;
     } finally {
-      if (mine === this.seq) this.loading = false;
+      if (mine === this.seq) {
+        this.loading = false;
+        this.loadingFrom = undefined;
+      }
     }
+  }
+
+  /**
+   * Opens a release and, once loaded, names it in `?release=` (keeping the rest of the URL, the
+   * task included). `push` adds a history entry (a user's choice); the first load replaces none.
+   */
+  async open(ref: ReleaseRef, options: { push?: boolean; fromClick?: boolean } = {}): Promise<boolean> {
+    const shipped = await siteReleases();
+    let spec: SourceSpec;
+    let from: string | undefined;
+    switch (ref.kind) {
+      case 'shipped': {
+        const entry = shipped.find((r) => r.id === ref.id);
+        if (!entry) {
+          const known = shipped.map((r) => `"${r.id}"`).join(', ');
+          this.error = {
+            message: `This site ships no release named "${ref.id}"${known ? ` (it ships ${known})` : ''}. Use "Load release" to open one.`,
+          };
+          return false;
+        }
+        spec = shippedSpec(entry);
+        from = remoteHost(entry);
+        break;
+      }
+      case 'url':
+        spec = { kind: 'url', base: ref.base };
+        from = new URL(ref.base).host;
+        break;
+      case 'folder': {
+        const reopened = await reopenFolder(ref.name, options.fromClick ?? false);
+        if (!reopened.ok) {
+          this.folderToReopen = reopened.reason === 'needs-click' ? ref.name : undefined;
+          this.error = {
+            message:
+              reopened.reason === 'needs-click'
+                ? `${reopened.message} Click "Reopen ${ref.name}" (or use "Load release").`
+                : `${reopened.message} Use "Load release" to pick it again.`,
+          };
+          return false;
+        }
+        this.folderToReopen = undefined;
+        spec = { kind: 'files', label: ref.name, files: reopened.files };
+        from = `folder ${ref.name}`;
+        break;
+      }
+      case 'files':
+        this.error = {
+          message: `This link named files picked from a disk ("${ref.label}"); a browser cannot reopen those by itself. Use "Load release" to pick them again.`,
+        };
+        return false;
+    }
+    const ok = await this.load(spec, from);
+    if (ok) this.named(ref, shipped[0]?.id, options.push ?? false);
+    return ok;
+  }
+
+  /** Loads files the user picked; a folder handle is remembered so that it can be reopened. */
+  async openPicked(picked: PickedSource): Promise<boolean> {
+    const ok = await this.load({ kind: 'files', label: picked.label, files: picked.files }, picked.label);
+    if (!ok) return false;
+    let ref: ReleaseRef = { kind: 'files', label: picked.label };
+    if (picked.handle) {
+      try {
+        await rememberFolder(picked.handle);
+        ref = { kind: 'folder', name: picked.handle.name };
+      } catch {
+        // Not remembered (private window, storage refused): it just cannot be reopened later.
+      }
+    }
+    this.named(ref, (await siteReleases())[0]?.id, true);
+    return true;
+  }
+
+  /** The release the page URL names (the site's default when it names none). */
+  async openFromPage(): Promise<boolean> {
+    const ref = parseRefParam(url.get('release'));
+    if (ref) return this.open(ref);
+    const first = (await siteReleases())[0];
+    if (!first) {
+      this.error = {
+        message: 'This site ships no release (static-data/releases.json is missing). Use "Load release".',
+      };
+      return false;
+    }
+    return this.open({ kind: 'shipped', id: first.id });
+  }
+
+  /** Back and Forward across a change of release reopen the release the URL names; returns the cleanup. */
+  followPageUrl(): () => void {
+    const onPop = () => {
+      const wanted = new URLSearchParams(location.search).get('release') ?? undefined;
+      void siteReleases().then((shipped) => {
+        const loaded = this.ref ? refParam(this.ref, shipped[0]?.id) : undefined;
+        if (wanted !== loaded && !this.loading) void this.openFromPage();
+      });
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }
+
+  private named(ref: ReleaseRef, defaultId: string | undefined, push: boolean): void {
+    this.ref = ref;
+    const param = refParam(ref, defaultId);
+    if (url.get('release') !== param) url.update({ release: param }, !push);
   }
 }
 
 export const release = new ReleaseState();
-
-/** static-data/releases.json: the releases the site ships; the first is the default. */
-export async function siteReleases(): Promise<SiteRelease[]> {
-  const response = await fetch(`${import.meta.env.BASE_URL}static-data/releases.json`);
-  if (!response.ok) return [];
-  const body = (await response.json()) as { releases?: SiteRelease[] };
-  return body.releases ?? [];
-}

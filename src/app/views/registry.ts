@@ -6,6 +6,7 @@ import RejectionsView from './RejectionsView.svelte';
 import EntitiesView from './EntitiesView.svelte';
 import LeaderboardView from './LeaderboardView.svelte';
 import CardView from './CardView.svelte';
+import SystemsView from './SystemsView.svelte';
 import ScoreView from './score/ScoreView.svelte';
 import SearchView from './search/SearchView.svelte';
 import AuditView from './audit/AuditView.svelte';
@@ -26,6 +27,7 @@ export const VIEWS: readonly ViewEntry[] = [
   { id: 'rejections', label: 'Rejections', inNav: true, component: RejectionsView },
   { id: 'entities', label: 'Entities', inNav: true, component: EntitiesView },
   { id: 'leaderboard', label: 'Leaderboard', inNav: true, component: LeaderboardView },
+  { id: 'systems', label: 'Systems', inNav: true, component: SystemsView },
   { id: 'card', label: 'Dataset card', inNav: true, component: CardView },
   { id: 'search', label: 'Retrieval', inNav: true, component: SearchView },
   { id: 'score', label: 'Score', inNav: true, component: ScoreView },

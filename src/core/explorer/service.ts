@@ -19,6 +19,8 @@ import { TextSearch } from './text-search.ts';
 import type { Chunk } from '../release/types.ts';
 import type { SourceLocator } from '../source-docs/locator.ts';
 import { Table, Utf8, Int32, vectorFromArray } from 'apache-arrow';
+import { SystemsIndex } from './systems.ts';
+import type { SplitName } from '../release/types.ts';
 
 export interface ReleaseSummary {
   label: string;
@@ -32,7 +34,13 @@ export interface ReleaseSummary {
   leaderboard?: Leaderboard;
   judgeProfile?: JudgeProfile;
   datasetCard?: string;
-  submissions: Array<{ slug: string; system_name?: string; has_predictions: boolean; has_scores: boolean }>;
+  submissions: Array<{
+    slug: string;
+    system_name?: string;
+    split?: string;
+    has_predictions: boolean;
+    has_scores: boolean;
+  }>;
   loadMs: number;
 }
 
@@ -61,6 +69,21 @@ export function createExplorerData(startSql: () => Promise<Sql>, baseHref: strin
   let hitTables = new Map<string, Promise<string>>();
   let loadNo = 0;
   const sql = () => (sqlPromise ??= startSql());
+  // The submissions side by side: predictions are parsed on first use, once per loaded release.
+  let systems: { release: LoadedRelease; index: SystemsIndex } | undefined;
+  const systemsIndex = (): SystemsIndex | undefined => {
+    const release = current?.release;
+    if (!release) return undefined;
+    if (systems?.release !== release) {
+      const index = new SystemsIndex(
+        (split) => release.splits[split]?.tasks,
+        release.submissions,
+        release.judgeProfile?.gate_max_citations,
+      );
+      systems = { release, index };
+    }
+    return systems.index;
+  };
 
   async function loadNow(spec: SourceSpec, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
     const started = performance.now();
@@ -248,6 +271,16 @@ export function createExplorerData(startSql: () => Promise<Sql>, baseHref: strin
     async stats() {
       return releaseStats(await sql());
     },
+
+    /** Tasks × submissions with the judge-free numbers of each (parses the predictions on first use). */
+    systemsMatrix(split: SplitName) {
+      return systemsIndex()?.matrix(split);
+    },
+
+    /** Each submission's answer, citations and retrieved list for one task. */
+    taskSystems(taskId: string, split: SplitName) {
+      return systemsIndex()?.task(taskId, split) ?? [];
+    },
   };
 }
 
@@ -349,6 +382,7 @@ async function summarise(db: Sql, release: LoadedRelease, loadMs: number): Promi
     submissions: release.submissions.map((s) => ({
       slug: s.slug,
       system_name: s.metadata?.system_name ?? s.scores?.system_name,
+      split: s.metadata?.split ?? s.scores?.split,
       has_predictions: s.predictionsText !== undefined,
       has_scores: s.scores !== undefined,
     })),

@@ -15,7 +15,13 @@ export interface PlannedFile {
   pinSource?: string;
 }
 
-export type LayoutName = 'ours' | 'official' | 'build';
+/**
+ * ours: release.json names every file. official: the benchmark's dataset/v1.0 folder as it is.
+ * repository: the benchmark repository itself (dataset/<version>/..., docs/leaderboard.json,
+ * submissions/<slug>/...), e.g. its raw files on GitHub at a commit. build: the maintainers' build/.
+ */
+export type LayoutName = 'ours' | 'official' | 'repository' | 'build';
+export const LAYOUTS: readonly LayoutName[] = ['ours', 'official', 'repository', 'build'];
 
 /** The maintainers' unpublished build/ artifacts (docs/benchmark-spec.md 1.9), by file name. */
 export const BUILD_FILES: ReadonlyArray<[string, ReleaseFileKind]> = [
@@ -30,6 +36,9 @@ export const BUILD_FILES: ReadonlyArray<[string, ReleaseFileKind]> = [
   ['pool_dropped.jsonl', 'pool_dropped'],
 ];
 
+/** The end of a repository's dataset folder path, `dataset/<version>/`. */
+const REPOSITORY_DATASET_DIR = /(^|\/)dataset\/[^/]+\/$/;
+
 /** Finds which layout a listed set of files is in, and under which folder. */
 export function detectLayout(paths: readonly string[]): { layout: LayoutName; root: string } | undefined {
   const set = new Set(paths);
@@ -38,6 +47,12 @@ export function detectLayout(paths: readonly string[]): { layout: LayoutName; ro
   const shallowest = (roots: string[]) => roots.sort((a, b) => a.split('/').length - b.split('/').length)[0];
   const ours = shallowest(rootsOf('release.json'));
   if (ours !== undefined) return { layout: 'ours', root: ours };
+  const repository = shallowest(
+    rootsOf('manifest.json')
+      .filter((r) => REPOSITORY_DATASET_DIR.test(r) && SPLITS.some((s) => set.has(`${r}${s}/questions.jsonl`)))
+      .map((r) => r.replace(REPOSITORY_DATASET_DIR, '$1')),
+  );
+  if (repository !== undefined) return { layout: 'repository', root: repository };
   const official = shallowest(
     rootsOf('manifest.json').filter((r) => SPLITS.some((s) => set.has(`${r}${s}/questions.jsonl`))),
   );
@@ -74,6 +89,82 @@ export function planOfficial(
   }
   plan.push(...planSubmissions(submissionFolders(listed)));
   return plan;
+}
+
+/** Where the benchmark repository keeps each file (docs/benchmark-spec.md 1.1). */
+export const REPOSITORY_PATHS = {
+  datasetDir: (version: string) => `dataset/${version}/`,
+  leaderboard: 'docs/leaderboard.json',
+  datasetCard: 'dataset/DATASET_CARD.md',
+} as const;
+
+/** The dataset version a repository listing holds (dataset/<version>/manifest.json), if exactly one. */
+export function listedDatasetVersions(listed: readonly string[]): string[] {
+  const versions = new Set<string>();
+  for (const p of listed) {
+    const m = /^dataset\/([^/]+)\/manifest\.json$/.exec(p);
+    if (m) versions.add(m[1]!);
+  }
+  return [...versions].sort();
+}
+
+/**
+ * The benchmark repository: the dataset folder of one version (questions pinned by its
+ * manifest), the leaderboard, the dataset card, and the submissions named by the leaderboard
+ * (plus any other folder a listing shows).
+ */
+export function planRepository(
+  version: string,
+  manifestSplits: readonly SplitName[],
+  pins: Partial<Record<SplitName, string>>,
+  leaderboardSlugs: readonly string[],
+  listed: readonly string[] | undefined,
+): PlannedFile[] {
+  const dir = REPOSITORY_PATHS.datasetDir(version);
+  const plan: PlannedFile[] = [{ path: `${dir}manifest.json`, kind: 'manifest', required: true }];
+  for (const split of manifestSplits) {
+    const pin = pins[split];
+    plan.push({
+      path: `${dir}${split}/questions.jsonl`,
+      kind: 'questions',
+      split,
+      required: true,
+      ...(pin ? { pin, pinSource: `${dir}manifest.json splits.${split}.questions_sha256` } : {}),
+    });
+    plan.push({ path: `${dir}${split}/tasks.jsonl`, kind: 'tasks', split, required: false });
+  }
+  plan.push({ path: REPOSITORY_PATHS.leaderboard, kind: 'leaderboard', required: false });
+  plan.push({ path: REPOSITORY_PATHS.datasetCard, kind: 'dataset_card', required: false });
+  // The repository does not hold the judge profile; a local copy of it may sit at the root.
+  if (listed?.includes('judge-profile.json'))
+    plan.push({ path: 'judge-profile.json', kind: 'judge_profile', required: false });
+  const listedSlugs = submissionFolders(listed).filter((s) => !leaderboardSlugs.includes(s));
+  plan.push(...planSubmissions([...leaderboardSlugs, ...listedSlugs]));
+  return plan;
+}
+
+/**
+ * The benchmark's submission folder name for a system (submit.py):
+ * lowercased, runs of characters other than [a-z0-9-] replaced by "-", "-" trimmed at both ends.
+ */
+export function submissionSlug(systemName: string): string {
+  return (
+    systemName
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'system'
+  );
+}
+
+/** The submission folders a leaderboard names, in its order, each once. */
+export function leaderboardSlugs(entries: ReadonlyArray<{ system_name?: unknown }>): string[] {
+  const slugs: string[] = [];
+  for (const e of entries) {
+    if (typeof e.system_name !== 'string') continue;
+    const slug = submissionSlug(e.system_name);
+    if (!slugs.includes(slug)) slugs.push(slug);
+  }
+  return slugs;
 }
 
 /** The maintainers' build/ folder alone: everything optional, tasks come from pooled.jsonl. */

@@ -11,11 +11,16 @@ import { IssueList } from './issues.ts';
 import { checkPin } from './manifest.ts';
 import { sha256Hex } from './sha256.ts';
 import type { ReleaseSource } from './source.ts';
-import { SPLITS } from './types.ts';
+import type { PlannedFile } from './layout.ts';
+import { SPLITS, type Manifest, type SubmissionMetadata } from './types.ts';
 
 export * from './loaded.ts';
 
+const DEFAULT_READ_AHEAD = 6;
+
 export interface LoadOptions {
+  /** Whole files read at once ahead of parsing (default 6). */
+  readAhead?: number;
   onProgress?: (p: LoadProgress) => void;
   /** Keep parquet files on the source and read them by range (browser); false reads them whole. */
   deferParquet?: boolean;
@@ -27,7 +32,7 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
   const emit = () => options.onProgress?.({ ...progress });
   emit();
 
-  const { layout, root, descriptor, manifestBytes, plan } = await planRelease(source);
+  const { layout, root, descriptor, prefetched, plan } = await planRelease(source);
   const at = (path: string) => `${root}${path}`;
   const release: LoadedRelease = {
     label: source.label,
@@ -42,8 +47,17 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
   progress.filesTotal = plan.length;
   progress.phase = 'reading';
   const submissions = new Map<string, LoadedSubmission>();
+  // Whole files are fetched a few at a time ahead of the one being parsed (a URL source pays a round trip per file).
+  const ahead = readAhead(
+    plan.map((p) => (isDeferredParquet(p, options) ? undefined : p.path)),
+    (path) => {
+      const bytes = prefetched.get(path);
+      return bytes ? Promise.resolve(bytes) : source.read(at(path));
+    },
+    options.readAhead ?? DEFAULT_READ_AHEAD,
+  );
 
-  for (const planned of plan) {
+  for (const [index, planned] of plan.entries()) {
     progress.file = planned.path;
     emit();
     const report: FileReport = {
@@ -57,11 +71,7 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
     };
     release.files.push(report);
 
-    if (
-      planned.path.endsWith('.parquet') &&
-      options.deferParquet !== false &&
-      (planned.kind === 'docs' || planned.kind === 'chunks')
-    ) {
+    if (isDeferredParquet(planned, options)) {
       const file = await source.open(at(planned.path));
       if (file) {
         report.status = 'deferred';
@@ -73,7 +83,7 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
       continue;
     }
 
-    const bytes = planned.kind === 'manifest' && manifestBytes ? manifestBytes : await source.read(at(planned.path));
+    const bytes = await ahead(index);
     progress.filesDone++;
     if (!bytes) {
       if (planned.required) {
@@ -108,6 +118,13 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
     report.issues = issues.items;
     report.issueCount = issues.count;
     report.status = issues.count > 0 ? 'invalid' : 'loaded';
+    if (planned.kind === 'submission_metadata') {
+      const metadata = submissions.get(planned.submission ?? '')?.metadata;
+      if (metadata && release.manifest) {
+        checkSubmissionPin(planned.path, metadata, release.manifest, descriptor.manifest ?? 'manifest.json');
+        report.pin = 'ok';
+      }
+    }
     progress.phase = 'reading';
   }
 
@@ -134,6 +151,73 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
   progress.file = undefined;
   emit();
   return release;
+}
+
+function isDeferredParquet(
+  planned: PlannedFile,
+  options: LoadOptions,
+): planned is PlannedFile & { kind: 'docs' | 'chunks' } {
+  return (
+    planned.path.endsWith('.parquet') &&
+    options.deferParquet !== false &&
+    (planned.kind === 'docs' || planned.kind === 'chunks')
+  );
+}
+
+/**
+ * Reads `paths` in order with up to `limit` reads in flight: asking for item i starts the reads
+ * of i..i+limit-1. Undefined paths are skipped. A failed read rejects when its item is asked for.
+ */
+export function readAhead(
+  paths: ReadonlyArray<string | undefined>,
+  read: (path: string) => Promise<Uint8Array | undefined>,
+  limit: number,
+): (index: number) => Promise<Uint8Array | undefined> {
+  const started = new Map<number, Promise<Uint8Array | undefined>>();
+  const start = (i: number) => {
+    const path = paths[i];
+    if (path === undefined || started.has(i)) return;
+    const pending = read(path);
+    // Rejections surface when the item is awaited; this keeps an unawaited one from being reported as unhandled.
+    pending.catch(() => undefined);
+    started.set(i, pending);
+  };
+  return async (index) => {
+    for (let i = index, n = 0; i < paths.length && n < Math.max(1, limit); i++) {
+      if (paths[i] === undefined) continue;
+      start(i);
+      n++;
+    }
+    const pending = started.get(index);
+    started.delete(index);
+    return pending ?? undefined;
+  };
+}
+
+/**
+ * A submission is for the released questions only when its metadata's questions_sha256 is the
+ * manifest's pin of its split (the benchmark's validate refuses it otherwise).
+ */
+function checkSubmissionPin(
+  file: string,
+  metadata: SubmissionMetadata,
+  manifest: Manifest,
+  manifestFile: string,
+): void {
+  const split = manifest.splits[metadata.split];
+  if (!split) {
+    throw new ReleaseRefused(
+      `${file}: split "${metadata.split}" is not in ${manifestFile} (it has ${Object.keys(manifest.splits).join(', ')}), so its questions_sha256 cannot be checked`,
+      file,
+    );
+  }
+  const mismatch = checkPin(file, metadata.questions_sha256, split.questions_sha256);
+  if (mismatch) {
+    throw new ReleaseRefused(
+      `${file}: questions_sha256 is ${metadata.questions_sha256} but ${manifestFile} pins the ${metadata.split} questions at ${split.questions_sha256}; this submission answers other questions than the release's`,
+      file,
+    );
+  }
 }
 
 function lacksOf(release: LoadedRelease): string[] {

@@ -1,16 +1,20 @@
 /** Where a release comes from, as the page tells each worker (structured-clonable), and the source it opens. */
 import { OnlySource } from './only-source.ts';
 import { FileListSource, UrlSource, type ReleaseSource } from './source.ts';
+import type { LayoutName } from './layout.ts';
 
-/** `only` (embeds): load just these file kinds of an our-layout release, besides its questions and tasks. */
+/**
+ * `only` (embeds): load just these file kinds of an our-layout release, besides its questions and tasks.
+ * `layout`: the layout when known (a URL cannot be listed), so that no other layout is probed.
+ */
 export type SourceSpec =
-  | { kind: 'url'; base: string; only?: string[] }
+  | { kind: 'url'; base: string; only?: string[]; layout?: LayoutName }
   | { kind: 'files'; label: string; files: Array<{ path: string; file: Blob }> };
 
 /** The source a spec names; a relative base URL resolves against `baseHref` (the page's or worker's location). */
 export function sourceOf(spec: SourceSpec, baseHref: string): ReleaseSource {
   if (spec.kind === 'url') {
-    const source = new UrlSource(new URL(spec.base, baseHref).href);
+    const source = new UrlSource(new URL(spec.base, baseHref).href, undefined, spec.layout);
     return spec.only ? new OnlySource(source, spec.only) : source;
   }
   return new FileListSource(

@@ -1,4 +1,5 @@
 import type { AsyncBuffer } from 'hyparquet';
+import type { LayoutName } from './layout.ts';
 
 /**
  * Where a release's files come from: a folder of the site or any base URL, files the user
@@ -8,6 +9,8 @@ import type { AsyncBuffer } from 'hyparquet';
 export interface ReleaseSource {
   /** Human label, e.g. the URL or the picked folder's name. */
   readonly label: string;
+  /** The layout, when the source knows it (a URL cannot be listed; this saves probing requests). */
+  readonly layoutHint?: LayoutName;
   /** Every file the source holds, when it can be listed (URLs cannot). */
   list(): readonly string[] | undefined;
   /** The whole file, or undefined when it does not exist. */
@@ -86,6 +89,7 @@ export class UrlSource implements ReleaseSource {
   constructor(
     base: string,
     private readonly fetchFn: typeof fetch = (...args) => fetch(...args),
+    readonly layoutHint?: LayoutName,
   ) {
     this.base = base.endsWith('/') ? base : `${base}/`;
   }
@@ -99,14 +103,14 @@ export class UrlSource implements ReleaseSource {
     return new URL(path, this.base).href;
   }
   async read(path: string): Promise<Uint8Array | undefined> {
-    const response = await this.fetchFn(this.url(path));
+    const response = await this.get(this.url(path));
     if (response.status === 404) return undefined;
     if (!response.ok) throw new Error(`${this.url(path)}: HTTP ${response.status} ${response.statusText}`);
     return new Uint8Array(await response.arrayBuffer());
   }
   async open(path: string): Promise<AsyncBuffer | undefined> {
     const url = this.url(path);
-    const head = await this.fetchFn(url, { method: 'HEAD' });
+    const head = await this.get(url, { method: 'HEAD' });
     if (head.status === 404) return undefined;
     const length = Number(head.headers.get('content-length'));
     if (!head.ok || !Number.isFinite(length)) {
@@ -115,10 +119,22 @@ export class UrlSource implements ReleaseSource {
     return {
       byteLength: length,
       slice: async (start, end) => {
-        const r = await this.fetchFn(url, { headers: { Range: `bytes=${start}-${(end ?? length) - 1}` } });
+        const r = await this.get(url, { headers: { Range: `bytes=${start}-${(end ?? length) - 1}` } });
         if (!r.ok) throw new Error(`${url}: range ${start}-${end ?? length} failed: HTTP ${r.status}`);
         return r.arrayBuffer();
       },
     };
+  }
+
+  /** A failed fetch says only "Failed to fetch": name the URL and the likely causes. */
+  private async get(url: string, init?: RequestInit): Promise<Response> {
+    try {
+      return await this.fetchFn(url, init);
+    } catch (error) {
+      throw new Error(
+        `${url}: could not be read (${error instanceof Error ? error.message : String(error)}). The network may be off, or the server does not allow cross-origin reads (CORS).`,
+        { cause: error },
+      );
+    }
   }
 }

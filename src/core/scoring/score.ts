@@ -443,3 +443,18 @@ export async function scoreSubmission(input: ScoreSubmissionInput): Promise<Scor
     deterministic,
   };
 }
+
+/**
+ * Each task's outcome as scoreSubmission would give it, for the tasks whose judge calls the
+ * judge function answers; undefined for a task with a call it lacks (JudgeCallMissingError).
+ * No report, no abort on judge errors: for showing the verdicts a judge cache already holds.
+ */
+export async function scoreCoveredTasks(
+  input: Omit<ScoreSubmissionInput, 'extras' | 'onTaskDone'>,
+): Promise<Array<TaskOutcome | undefined>> {
+  assertValid(input.predictions);
+  return mapLimited(input.tasks, input.concurrency ?? 8, async (task) => {
+    const run = await scoreTask(input, task);
+    return run.missing.length > 0 ? undefined : run.outcome;
+  });
+}

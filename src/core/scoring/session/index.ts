@@ -1,6 +1,7 @@
 /** The Score page's engine (run in workers/score.worker.ts). */
 export { MemoryJudgeCacheStore, ScoreSession } from './session.ts';
 export type {
+  CachedVerdicts,
   InputsState,
   JudgeCacheStore,
   LiveJudgeOptions,

@@ -63,6 +63,7 @@ const NOT_FOR_SCORING =
 export function scoringView(source: ReleaseSource): ReleaseSource {
   return {
     label: source.label,
+    layoutHint: source.layoutHint,
     list: () => source.list(),
     read: async (path) => (NOT_FOR_SCORING.test(path) ? undefined : source.read(path)),
     open: async (path) => (NOT_FOR_SCORING.test(path) ? undefined : source.open(path)),

@@ -13,13 +13,14 @@ import { JudgeRunControl } from '../../judge/run-control.ts';
 import { runJudgeCalls } from '../../judge/runner.ts';
 import type { JudgeCache, JudgeEndpoint, JudgeProgress } from '../../judge/types.ts';
 import type { JudgeProfile, SplitName, SubmissionMetadata, Task } from '../../release/types.ts';
-import { parsePredictionsStream, type PredictionsResult } from '../predictions.ts';
+import { parsePredictions, parsePredictionsStream, type PredictionsResult } from '../predictions.ts';
 import {
   computeDeterministicMetrics,
   JudgeCallMissingError,
   JudgeCallsMissingError,
   planJudgeCalls,
   planPremiseCalls,
+  scoreCoveredTasks,
   scoreSubmission,
   ScoringAbortedError,
   type JudgeFn,
@@ -67,6 +68,16 @@ export interface ReleaseInfo {
   shippedCacheEntries: number;
   shippedCacheError?: string;
   leaderboardEntries: number;
+}
+
+/** What the judge cache says about the release's submissions (see ScoreSession.cachedVerdicts). */
+export interface CachedVerdicts {
+  /** By submission slug: [cited, uncited] score by task id, for the tasks judged without error. */
+  systems: Record<string, { scores: Record<string, [number, number]>; covered: number; errors: number; tasks: number }>;
+  /** The judge the verdicts are of. */
+  profile?: string;
+  /** Why there are none. */
+  reason?: string;
 }
 
 export interface InputsState {
@@ -547,6 +558,48 @@ export class ScoreSession {
     } finally {
       if (this.control === control) this.control = undefined;
     }
+  }
+
+  /**
+   * The verdict-based scores the judge cache already holds for the release's submissions on a
+   * split, judged with the current judge profile: per system, [cited, uncited] by task id for
+   * the tasks whose every call is cached. Nothing is sent to a judge.
+   */
+  async cachedVerdicts(
+    slugs: readonly string[],
+    split: SplitName,
+    taskIds?: readonly string[],
+  ): Promise<CachedVerdicts> {
+    const tasks = this.release?.tasks[split];
+    const profile = this.currentProfile();
+    if (!tasks || !profile) {
+      return { systems: {}, reason: !tasks ? `the release has no ${split} answer key` : 'no judge profile is chosen' };
+    }
+    if ((await this.store.count()) === 0 && (this.release?.shippedCache.size ?? 0) === 0)
+      return { systems: {}, reason: 'the judge cache is empty' };
+    const judge: JudgeFn = async (call) => {
+      const reply = await this.layered.get(call.key);
+      if (reply === undefined) throw new JudgeCallMissingError(call);
+      return reply;
+    };
+    const systems: CachedVerdicts['systems'] = {};
+    for (const slug of slugs) {
+      const text = this.release?.submissions.find((s) => s.slug === slug)?.predictionsText;
+      if (text === undefined) continue;
+      const predictions = parsePredictions(text, tasks, { mode: 'score', maxIssues: 1 });
+      if (!predictions.ok) continue;
+      const judged = taskIds ? tasks.filter((t) => taskIds.includes(t.task_id)) : tasks;
+      const outcomes = await scoreCoveredTasks({ tasks: judged, predictions, profile: profile.profile, judge });
+      const scores: Record<string, [number, number]> = {};
+      let errors = 0;
+      for (const o of outcomes) {
+        if (!o) continue;
+        if (o.judge_error) errors++;
+        else scores[o.task_id] = [o.cited, o.uncited];
+      }
+      systems[slug] = { scores, covered: Object.keys(scores).length, errors, tasks: judged.length };
+    }
+    return { systems, profile: `${profile.profile.judge_model} (prompt ${profile.profile.judge_prompt_version})` };
   }
 
   detail(slot: PredictionSlot, taskId: string): TaskDetail | undefined {

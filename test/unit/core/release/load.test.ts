@@ -21,12 +21,19 @@ function readFolder(dir: string, prefix = ''): Map<string, Uint8Array> {
 }
 
 describe('layout detection', () => {
-  it('finds our layout by release.json, the official one by manifest + questions, and build/ files', () => {
+  it('finds our layout by release.json, the official one by manifest + questions, the repository by dataset/<v>/, and build/ files', () => {
     expect(detectLayout(['release.json', 'full/questions.jsonl'])).toEqual({ layout: 'ours', root: '' });
-    expect(detectLayout(['dataset/v1.0/manifest.json', 'dataset/v1.0/full/questions.jsonl', 'README.md'])).toEqual({
+    expect(detectLayout(['v1.0/manifest.json', 'v1.0/full/questions.jsonl', 'README.md'])).toEqual({
       layout: 'official',
-      root: 'dataset/v1.0/',
+      root: 'v1.0/',
     });
+    expect(detectLayout(['dataset/v1.0/manifest.json', 'dataset/v1.0/full/questions.jsonl', 'README.md'])).toEqual({
+      layout: 'repository',
+      root: '',
+    });
+    expect(
+      detectLayout(['epstein-bench/dataset/v1.0/manifest.json', 'epstein-bench/dataset/v1.0/dev/questions.jsonl']),
+    ).toEqual({ layout: 'repository', root: 'epstein-bench/' });
     expect(detectLayout(['build/candidates.jsonl', 'build/rejected.jsonl'])).toEqual({
       layout: 'build',
       root: 'build/',
@@ -101,7 +108,7 @@ describe('loading our layout (the mini fixture release)', () => {
 });
 
 describe.skipIf(!hasShared)('loading the real v1.0 files (skipped when ../shared is absent)', () => {
-  it('loads a picked folder in the official layout, lists what it ignores and pins both questions files', async () => {
+  it('loads a picked folder in the official layout, lists what it ignores and pins both questions files and the submission', async () => {
     const files = readFolder(v10, 'epstein-bench-v1.0/');
     const source = new FileListSource(
       'picked',
@@ -120,7 +127,7 @@ describe.skipIf(!hasShared)('loading the real v1.0 files (skipped when ../shared
         .filter((f) => f.pin === 'ok')
         .map((f) => f.path)
         .sort(),
-    ).toEqual(['dev/questions.jsonl', 'full/questions.jsonl']);
+    ).toEqual(['dev/questions.jsonl', 'full/questions.jsonl', 'submissions/bm25-reference/metadata.json']);
     expect(
       release.files
         .filter((f) => f.status === 'ignored')
