@@ -175,6 +175,15 @@ test.describe('the Audit page on the sample', () => {
     await page.getByTestId('bias-only-correct').check();
     await expect(page.getByTestId('bias-task')).toHaveCount(4);
     await expect(page).toHaveURL(/only=correct/);
+    // the same in the Systems view, as filters
+    await page.goto('/?view=systems&show=cited-outside');
+    await expect(page.getByTestId('systems-row')).toHaveCount(15);
+    await page.goto('/?view=audit&tab=bias');
+    await page.getByTestId('bias-systems-credit').click();
+    await expect(page.getByTestId('systems-filter')).toHaveValue('credit-outside');
+    await expect(page.getByTestId('systems-row')).toHaveCount(4);
+    await page.goto('/?view=audit&tab=bias&only=correct');
+    await expect(page.getByTestId('bias-task')).toHaveCount(4);
     // each listed task has its cited document to read, with an appeal ready
     await page.getByTestId('bias-cited-doc').first().click();
     await expect(page.getByTestId('doc-view')).toBeVisible();
