@@ -3,6 +3,7 @@
  * what is wrong with it: missing, unreadable (permission), a folder where a file was expected,
  * JSON that is invalid or nested deeper than Python's json module reads.
  */
+import { errorMessage } from '../core/error-message.ts';
 import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
@@ -41,7 +42,7 @@ export function fsProblem(error: unknown): string {
     case 'ENFILE':
       return 'unreadable (too many open files)';
     default:
-      return `unreadable (${code ?? (error instanceof Error ? error.message : String(error))})`;
+      return `unreadable (${code ?? errorMessage(error)})`;
   }
 }
 

@@ -4,6 +4,7 @@
  * (0 ok, 1 failed check, 2 usage; commands may define more and say so in their help).
  * Everything written to the terminal is neutralised first (terminal.ts).
  */
+import { errorMessage } from '../core/error-message.ts';
 import { fsProblem } from './files.ts';
 import { installTerminalGuard } from './terminal.ts';
 
@@ -51,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
 /** An error no command handled: one clear line (the stack only with EBX_DEBUG=1). */
 function reportUnexpected(error: unknown): void {
   const err = error as (Error & { code?: string; path?: string }) | undefined;
-  let text = err instanceof Error ? err.message : String(error);
+  let text = errorMessage(error);
   if (err instanceof Error && typeof err.code === 'string' && typeof err.path === 'string')
     text = `${err.path} is ${fsProblem(err)} (${err.code})`;
   process.stderr.write(`error: ${text}\n`);

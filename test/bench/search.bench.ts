@@ -20,6 +20,7 @@
  * site is not, and isolation gives onnxruntime 2 threads) so that
  * performance.measureUserAgentSpecificMemory() can give Chromium's own per-worker figure.
  */
+import { errorMessage } from '../../src/core/error-message.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,7 +93,7 @@ const decodedIndexBytes = (() => {
     const dense = loadDense(readFileSync(path.join(benchDir, 'dense.bin')), bm25.data.chunks);
     return heldArrayBufferBytes([bm25, dense]);
   } catch (e) {
-    return `n/a (${e instanceof Error ? e.message : String(e)})`;
+    return `n/a (${errorMessage(e)})`;
   }
 })();
 

@@ -173,13 +173,15 @@ test.describe('the sample release', () => {
   test('every view in light and dark (screenshots for review)', async ({ page }) => {
     test.setTimeout(300_000); // 21 full page loads, each loading the release again
     const task = full.find((t) => t.type === 'aggregation')!;
-    const views: Array<[string, string]> = [
-      ['tasks', '/'],
-      ['task', `/?view=task&task=${task.task_id}&split=full`],
-      ['doc', `/?view=doc&doc=${task.gold_docs[0]}`],
+    // Each view with what shows once its data is in.
+    const views: Array<[string, string, string]> = [
+      ['tasks', '/', 'task-row'],
+      ['task', `/?view=task&task=${task.task_id}&split=full`, 'task-question'],
+      ['doc', `/?view=doc&doc=${task.gold_docs[0]}`, 'doc-text'],
       [
         'rejections',
         `/?view=rejections&candidate=${jsonl<{ task_id: string }>(path.join(sampleDir, 'build/rejected.jsonl'))[0]!.task_id}`,
+        'candidate-reason',
       ],
       [
         'entities',
@@ -187,25 +189,31 @@ test.describe('the sample release', () => {
           encodeURIComponent(
             Object.keys(JSON.parse(readFileSync(path.join(sampleDir, 'targets.json'), 'utf8')) as object)[0]!,
           ),
+        'entity-detail',
       ],
-      ['leaderboard', '/?view=leaderboard'],
-      ['card', '/?view=card'],
+      ['leaderboard', '/?view=leaderboard', 'board-row'],
+      ['card', '/?view=card', 'card-stats'],
     ];
+    /** The view has drawn its data: its marker is visible and nothing in the page says it is loading. */
+    const shown = async (ready: string): Promise<void> => {
+      await expect(page.getByTestId('release-title')).not.toContainText('loading');
+      await expect(page.getByTestId(ready).first()).toBeVisible();
+      await expect(page.locator('main').getByText(/loading/i)).toHaveCount(0);
+    };
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      for (const [name, href] of views) {
+      for (const [name, href, ready] of views) {
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.goto(href);
-        await expect(page.getByTestId('release-title')).not.toContainText('loading');
-        await page.waitForTimeout(600);
+        await shown(ready);
         await page.screenshot({ path: `test-results/screens/${name}-${scheme}.png`, fullPage: false });
       }
     }
     // Narrow screens: nothing wider than the viewport but the scrollable tables.
     await page.setViewportSize({ width: 360, height: 780 });
-    for (const [name, href] of views) {
+    for (const [name, href, ready] of views) {
       await page.goto(href);
-      await page.waitForTimeout(600);
+      await shown(ready);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${name} at 360 px`).toBeLessThanOrEqual(1);
       await page.screenshot({ path: `test-results/screens/${name}-360.png`, fullPage: false });

@@ -1,10 +1,15 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { copyFolder, flipByte, hasShared, SKIP_NO_SHARED, startStaticServer, v10Dir } from './support.ts';
+import { copyFolder, flipByte, hasShared, projectRoot, SKIP_NO_SHARED, startStaticServer, v10Dir } from './support.ts';
 
 interface Manifest {
   splits: Record<string, { n_tasks: number; by_type: Record<string, number> }>;
+}
+
+interface Descriptor {
+  sha256: Record<string, string>;
 }
 
 async function pickFolder(page: Page, folder: string): Promise<void> {
@@ -79,26 +84,36 @@ test.describe('the real v1.0 files', () => {
       await server.close();
     }
   });
+});
 
-  test('one changed byte in full/questions.jsonl refuses the load, naming the file', async ({ page }) => {
-    const copy = copyFolder(v10Dir);
+test.describe('a damaged copy of the mini fixture release (its own pins, no ../shared needed)', () => {
+  const mini = path.join(projectRoot, 'test/fixtures/mini-release');
+  const pins = (JSON.parse(readFileSync(path.join(mini, 'release.json'), 'utf8')) as Descriptor).sha256;
+
+  test('one changed byte in full/questions.jsonl refuses the load, naming the file and its pin', async ({ page }) => {
+    const copy = copyFolder(mini);
     flipByte(path.join(copy, 'full/questions.jsonl'), 100);
     await page.goto('/');
     await pickFolder(page, copy);
     const error = page.getByTestId('dialog-error');
     await expect(error).toContainText('full/questions.jsonl');
-    await expect(error).toContainText('baeacb246318e6f51ec5d7dc2ce11074435e3a09d9454da2bc7956622b6921f9');
+    await expect(error).toContainText(pins['full/questions.jsonl']!);
   });
 
   test('a broken line 7 is reported as line 7', async ({ page }) => {
-    const copy = copyFolder(v10Dir);
-    const file = path.join(copy, 'dev/tasks.jsonl');
+    const copy = copyFolder(mini);
+    const file = path.join(copy, 'full/tasks.jsonl');
     const lines = readFileSync(file, 'utf8').split('\n');
     lines[6] = lines[6]!.slice(0, 40);
     writeFileSync(file, lines.join('\n'));
+    // Pinned again, so that the load gets past the checksum to the line.
+    const descriptorFile = path.join(copy, 'release.json');
+    const descriptor = JSON.parse(readFileSync(descriptorFile, 'utf8')) as Descriptor;
+    descriptor.sha256['full/tasks.jsonl'] = createHash('sha256').update(readFileSync(file)).digest('hex');
+    writeFileSync(descriptorFile, JSON.stringify(descriptor, null, 2));
     await page.goto('/');
     await pickFolder(page, copy);
-    await expect(page.getByTestId('file-problems')).toContainText('dev/tasks.jsonl');
+    await expect(page.getByTestId('file-problems')).toContainText('full/tasks.jsonl');
     await expect(page.getByTestId('file-issue').first()).toContainText('line 7');
   });
 });

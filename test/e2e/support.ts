@@ -1,15 +1,18 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { serveStatic } from '../../src/cli/static-files.ts';
 
-export const projectRoot = path.resolve(import.meta.dirname, '../..');
-export const sharedDir = path.resolve(projectRoot, '../shared');
-export const v10Dir = path.join(sharedDir, 'epstein-bench-v1.0');
-export const hasShared = existsSync(v10Dir);
-export const SKIP_NO_SHARED = '../shared is absent: the real v1.0 files are not on this machine';
+export {
+  goldenDir,
+  hasShared,
+  projectRoot,
+  sharedDir,
+  sharedNote as SKIP_NO_SHARED,
+  v10Dir,
+} from '../support/shared.ts';
 
 /** A copy of a folder in a temp dir, for tests that damage files. */
 export function copyFolder(from: string): string {

@@ -2,6 +2,10 @@
  * A local judge endpoint for tests and e2e: speaks the OpenAI chat-completions and the Anthropic
  * Messages wire formats on 127.0.0.1 (random port), answers from a script, and records every request.
  * Browser-friendly: answers CORS preflights (not recorded, not scripted).
+ *
+ * No timing: a test that needs requests in flight calls hold(), waits for the state it wants with
+ * waitFor(), and lets the answers go with release(). A held request the client gives up on (timeout,
+ * cancel) leaves the queue by itself.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,8 +17,6 @@ export interface ScriptedResponse {
   body?: unknown;
   /** The judge's reply text for a success body in the request's wire format. */
   reply?: string;
-  /** Wait before answering; cut short when the client goes away. */
-  delayMs?: number;
 }
 
 export interface RecordedRequest {
@@ -33,9 +35,17 @@ export interface MockJudgeServer {
   requests: RecordedRequest[];
   /** Answers consumed in order, one per request; push more at any time. */
   script: ScriptedResponse[];
-  /** Most requests the server held at once. */
+  /** Most requests open at once (arrived, not yet answered or abandoned). */
   readonly maxInFlight: number;
   readonly inFlight: number;
+  /** Requests waiting for release(). */
+  readonly held: number;
+  /** From now on, every request waits, unanswered, until release() lets it go. */
+  hold(): void;
+  /** Answers the `count` oldest held requests; without a count, all of them, and stops holding. */
+  release(count?: number): void;
+  /** Resolves as soon as `ready` is true, checked now and after every change of the server's state. */
+  waitFor(ready: () => boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -74,11 +84,63 @@ export function anthropicBody(reply: string, model = 'mock-model'): unknown {
   };
 }
 
+/** The prompt of a recorded request: its last message (both wire formats). */
+export function promptOf(request: RecordedRequest): string {
+  const body = request.body as { messages: Array<{ content: string }> };
+  return body.messages[body.messages.length - 1]!.content;
+}
+
+/**
+ * A judge for the sample release's prompts that grades from the prompt alone: refusals are refusals,
+ * every other answer is correct; list and premise prompts get the replies given.
+ */
+export function sampleJudge(replies: { list: string; premise: string }): (prompt: string) => string {
+  return (prompt) => {
+    if (prompt.startsWith('[SAMPLELIST]')) return replies.list;
+    if (prompt.startsWith('[SAMPLEPREMISE]')) return replies.premise;
+    const refusal = prompt.includes('does not contain enough information');
+    return `{"correct": ${!refusal}, "is_refusal": ${refusal}}`;
+  };
+}
+
+/** A judge that answers every request with `replyFor` of its prompt. */
+export function startEchoJudge(replyFor: (prompt: string) => string): Promise<MockJudgeServer> {
+  return startMockJudgeServer({ fallback: (request) => ({ reply: replyFor(promptOf(request)) }) });
+}
+
 export async function startMockJudgeServer(options: MockJudgeServerOptions = {}): Promise<MockJudgeServer> {
   const requests: RecordedRequest[] = [];
   const script: ScriptedResponse[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
+  let holding = false;
+  const heldQueue: Array<() => void> = [];
+  let watchers: Array<{ ready: () => boolean; resolve: () => void }> = [];
+  const changed = (): void => {
+    const waiting = watchers;
+    watchers = [];
+    for (const watcher of waiting) {
+      if (watcher.ready()) watcher.resolve();
+      else watchers.push(watcher);
+    }
+  };
+  /** Resolves true when released, false as soon as the client closes the connection. */
+  const heldUntilReleased = (res: ServerResponse): Promise<boolean> =>
+    new Promise((resolve) => {
+      const release = (): void => {
+        res.off('close', onClose);
+        resolve(!res.destroyed);
+      };
+      const onClose = (): void => {
+        const at = heldQueue.indexOf(release);
+        if (at >= 0) heldQueue.splice(at, 1);
+        resolve(false);
+        changed();
+      };
+      heldQueue.push(release);
+      res.once('close', onClose);
+      changed();
+    });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method === 'OPTIONS') {
@@ -87,7 +149,10 @@ export async function startMockJudgeServer(options: MockJudgeServerOptions = {})
     }
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    res.on('close', () => inFlight--);
+    res.on('close', () => {
+      inFlight--;
+      changed();
+    });
     const rawBody = await readBody(req);
     const path = req.url ?? '/';
     const recorded: RecordedRequest = {
@@ -99,11 +164,9 @@ export async function startMockJudgeServer(options: MockJudgeServerOptions = {})
       wire: path.endsWith('/messages') ? 'anthropic' : 'openai',
     };
     requests.push(recorded);
+    changed();
+    if (holding && !(await heldUntilReleased(res))) return;
     const answer = script.shift() ?? (await options.fallback?.(recorded)) ?? {};
-    if (answer.delayMs !== undefined && answer.delayMs > 0) {
-      const stillThere = await waitUnlessGone(res, answer.delayMs);
-      if (!stillThere) return;
-    }
     const model = isRecord(recorded.body) && typeof recorded.body.model === 'string' ? recorded.body.model : undefined;
     const body =
       answer.body !== undefined
@@ -139,6 +202,22 @@ export async function startMockJudgeServer(options: MockJudgeServerOptions = {})
     get inFlight() {
       return inFlight;
     },
+    get held() {
+      return heldQueue.length;
+    },
+    hold() {
+      holding = true;
+    },
+    release(count?: number) {
+      if (count === undefined) holding = false;
+      const released = heldQueue.splice(0, count ?? heldQueue.length);
+      for (const answer of released) answer();
+      changed();
+    },
+    waitFor(ready: () => boolean) {
+      if (ready()) return Promise.resolve();
+      return new Promise<void>((resolve) => watchers.push({ ready, resolve }));
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
@@ -153,21 +232,6 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
-  });
-}
-
-/** Resolves true after ms, or false as soon as the client closes the connection. */
-function waitUnlessGone(res: ServerResponse, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      res.off('close', onClose);
-      resolve(!res.destroyed);
-    }, ms);
-    const onClose = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    res.once('close', onClose);
   });
 }
 

@@ -5,7 +5,7 @@ import wasmMvp from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
 import workerEh from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import workerMvp from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url';
 import type { Table } from 'apache-arrow';
-import { plainRow, type Sql, type SqlValue } from '../../core/explorer/sql.ts';
+import { emptyTableSql, plainRow, type Sql, type SqlValue } from '../../core/explorer/sql.ts';
 
 /** The one place that starts DuckDB-WASM. Bundles are served by the app, never a CDN. */
 export async function startDuckDb(): Promise<Sql> {
@@ -36,15 +36,7 @@ export async function startDuckDb(): Promise<Sql> {
         await conn.insertArrowTable(data, { name, create: true });
         return;
       }
-      // Arrow inserts of empty tables fail; an empty table still has to exist for the queries.
-      const cols = data.schema.fields.map((f) => `"${f.name}" ${sqlType(String(f.type))}`);
-      await conn.query(`CREATE TABLE ${name} (${cols.join(', ')})`);
+      await conn.query(emptyTableSql(name, data));
     },
   };
-}
-
-function sqlType(arrowType: string): string {
-  if (arrowType.startsWith('Int')) return 'INTEGER';
-  if (arrowType === 'Bool') return 'BOOLEAN';
-  return 'VARCHAR';
 }

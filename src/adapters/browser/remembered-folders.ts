@@ -4,6 +4,7 @@
  * open the same folder again. Reading a handle needs the user's permission again in most
  * browsers; it is asked from the click that reopens it.
  */
+import { errorMessage } from '../../core/error-message.ts';
 
 export const FOLDERS_DB = 'ebx-folders';
 export const FOLDERS_STORE = 'folders';
@@ -165,7 +166,7 @@ export async function reopenFolder(name: string, fromClick: boolean): Promise<Re
     return {
       ok: false,
       reason: 'unreadable',
-      message: `"${name}" could not be read (${error instanceof Error ? error.message : String(error)}); it may have been moved or deleted. Pick it again.`,
+      message: `"${name}" could not be read (${errorMessage(error)}); it may have been moved or deleted. Pick it again.`,
     };
   }
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../core/error-message.ts';
 import * as Comlink from 'comlink';
 import type { LoadProgress } from '../../core/release/load.ts';
 import type { ReleaseSummary } from '../../core/explorer/service.ts';
@@ -69,7 +70,7 @@ class ReleaseState {
       return true;
     } catch (e) {
       if (mine !== this.seq) return false;
-      this.error = { message: e instanceof Error ? e.message : String(e) };
+      this.error = { message: errorMessage(e) };
       return false;
     } finally {
       if (mine === this.seq) {

@@ -1,5 +1,6 @@
 import { DEFAULT_BASE_URLS } from '../../core/judge/endpoint.ts';
 import { JudgeKeyStore } from '../../core/judge/key-storage.ts';
+import { DEFAULT_JUDGE_CONCURRENCY } from '../../core/judge/runner.ts';
 import type { JudgeProviderKind } from '../../core/judge/types.ts';
 
 function browserStorage(): Storage | undefined {
@@ -20,7 +21,7 @@ class JudgeSettingsState {
   baseUrl = $state(DEFAULT_BASE_URLS.openai!);
   apiKey = $state('');
   remember = $state(false);
-  concurrency = $state(4);
+  concurrency = $state(DEFAULT_JUDGE_CONCURRENCY);
 
   constructor() {
     const saved = this.keys.settings();

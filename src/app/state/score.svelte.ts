@@ -1,3 +1,4 @@
+import { errorMessage } from '../../core/error-message.ts';
 import * as Comlink from 'comlink';
 import type { JudgeProgress } from '../../core/judge/types.ts';
 import type { SplitName, SubmissionMetadata } from '../../core/release/types.ts';
@@ -23,10 +24,6 @@ export interface SlotState {
   result?: ScoreRunResult;
   /** Page to worker and back for the last validation (file transfer, parsing, metrics), in ms. */
   roundTripMs?: number;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** What the Score page shows; the work happens in the score worker. */
@@ -69,7 +66,7 @@ class ScoreState {
       if (!splits.includes(this.split) && splits[0]) this.split = splits[0];
       if (!this.datasetVersion) this.datasetVersion = '';
     } catch (error) {
-      this.releaseError = message(error);
+      this.releaseError = errorMessage(error);
     }
     await this.applyChoice();
     await this.refreshCache();
@@ -90,7 +87,7 @@ class ScoreState {
       this.tasksKind = 'file';
       this.tasksFileName = file.name;
     } catch (error) {
-      this.inputError = message(error);
+      this.inputError = errorMessage(error);
     }
     await this.revalidate();
   }
@@ -102,7 +99,7 @@ class ScoreState {
       this.profileKind = 'file';
       this.profileFileName = file.name;
     } catch (error) {
-      this.inputError = message(error);
+      this.inputError = errorMessage(error);
     }
     await this.revalidate();
   }
@@ -112,7 +109,7 @@ class ScoreState {
       const meta = JSON.parse(await file.text()) as Partial<SubmissionMetadata>;
       this.applyMetadata(meta);
     } catch (error) {
-      this.inputError = `${file.name}: expected a JSON metadata object (${message(error)})`;
+      this.inputError = `${file.name}: expected a JSON metadata object (${errorMessage(error)})`;
     }
   }
 
@@ -146,7 +143,7 @@ class ScoreState {
       slot.roundTripMs = performance.now() - started;
       slot.validation = view;
     } catch (error) {
-      slot.error = message(error);
+      slot.error = errorMessage(error);
     } finally {
       slot.busy = false;
     }
@@ -188,7 +185,7 @@ class ScoreState {
       const r = await scoreWorker().importCache(file.name, file);
       this.cacheMessage = `Imported ${r.imported} replies from ${file.name}${r.skipped ? ` (${r.skipped} other files ignored)` : ''}.`;
     } catch (error) {
-      this.cacheMessage = `Import failed: ${message(error)}`;
+      this.cacheMessage = `Import failed: ${errorMessage(error)}`;
     }
     await this.refreshCache();
     await this.refreshPlan();
@@ -200,7 +197,7 @@ class ScoreState {
       const r = await scoreWorker().importCacheFolder(files);
       this.cacheMessage = `Imported ${r.imported} replies from the folder${r.skipped ? ` (${r.skipped} other files ignored)` : ''}.`;
     } catch (error) {
-      this.cacheMessage = `Import failed: ${message(error)}`;
+      this.cacheMessage = `Import failed: ${errorMessage(error)}`;
     }
     await this.refreshCache();
     await this.refreshPlan();
@@ -248,7 +245,7 @@ class ScoreState {
       );
       if (slot.result.status === 'scored' && slot.result.progress) this.progress = slot.result.progress;
     } catch (error) {
-      slot.result = { status: 'error', message: message(error) };
+      slot.result = { status: 'error', message: errorMessage(error) };
     } finally {
       slot.busy = false;
       this.running = false;

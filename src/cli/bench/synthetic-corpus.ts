@@ -6,6 +6,7 @@
  * doc's topic), and queries of 6-15 distinct terms (3-8 from a source chunk, 2-5 function words,
  * 0-2 random terms). Also clustered unit vectors for the dense side.
  */
+import { tokenize } from '../../core/retrieval/tokenize.ts';
 import type { ChunkInput } from '../../core/retrieval/types.ts';
 import { AliasSampler, gaussian, mulberry32, randomInt, type Random } from './prng.ts';
 
@@ -275,7 +276,7 @@ export function generateCorpus(shape: CorpusShape, seed = CORPUS_SEED): Syntheti
   const functionWords = new Set(FUNCTION_WORDS);
   for (let q = 0; q < shape.queries; q++) {
     const source = Math.floor(r() * chunks.length);
-    const tokens = chunks[source]!.text.toLowerCase().match(/[a-z0-9]{2,}/g) ?? [];
+    const tokens = tokenize(chunks[source]!.text);
     const content = tokens.filter((t) => !functionWords.has(t));
     const terms = new Set<string>();
     const wantContent = randomInt(r, 3, 8);

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../core/error-message.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -33,7 +34,7 @@ export async function run(args: string[]): Promise<number> {
     folder = parsed.positional[0]!;
     if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${folder} is not a folder`);
   } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`);
+    process.stderr.write(`${errorMessage(e)}\n\n${USAGE}`);
     return 2;
   }
 
@@ -59,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
     // a reader failed without saying on which file (a corrupt parquet file): find the file
     const broken = await brokenParquetFiles(source);
     for (const b of broken) process.stdout.write(`INVALID ${b.file}: not a readable parquet file (${b.problem})\n`);
-    if (broken.length === 0) process.stdout.write(`FAILED ${folder}: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (broken.length === 0) process.stdout.write(`FAILED ${folder}: ${errorMessage(e)}\n`);
     process.stdout.write('\nrelease-check: FAILED\n');
     return 1;
   }
@@ -190,7 +191,7 @@ async function brokenParquetFiles(source: CheckedFolderSource): Promise<{ file: 
       const buffer = await source.open(file);
       if (buffer) await parquetMetadataAsync(buffer);
     } catch (error) {
-      out.push({ file, problem: error instanceof Error ? error.message : String(error) });
+      out.push({ file, problem: errorMessage(error) });
     }
   }
   return out;

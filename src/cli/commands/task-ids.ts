@@ -3,6 +3,7 @@
  * named by an entry of static-data/releases.json), so that the site can say which release a task
  * permalink belongs to without loading it. Exit 0 ok, 1 the release is refused, 2 usage.
  */
+import { errorMessage } from '../../core/error-message.ts';
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { FolderSource } from '../../adapters/node/folder-source.ts';
@@ -34,7 +35,7 @@ export async function run(args: string[]): Promise<number> {
     out = flags.get('out');
     if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${folder} is not a folder`);
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    process.stderr.write(`${errorMessage(error)}\n\n${USAGE}`);
     return 2;
   }
   try {

@@ -6,7 +6,7 @@ import type { StaticEmbeddings } from '../../core/embedding-model/train.ts';
 import { StaticEmbedder } from '../../core/embedding-model/static-embedder.ts';
 import type { Chunk } from '../../core/release/types.ts';
 import { buildBm25Index, buildDenseIndex, rrfFuse } from '../../core/retrieval/index.ts';
-import type { Retriever as PoolRetriever } from '../../core/sample/pool-bm25.ts';
+import type { Retriever as PoolRetriever } from '../../core/sample/pool-retriever.ts';
 import { encoderInput } from '../../core/search/index.ts';
 import { MAX_ENCODER_CHARS } from './build-indexes.ts';
 

@@ -20,7 +20,7 @@ export interface DocDetail {
 export async function docDetail(sql: Sql, docId: string): Promise<DocDetail> {
   const [row] = await docsByIds(sql, [docId]);
   const entities = await sql.all<{ name: string; kind: string }>(
-    `SELECT name, min(kind) AS kind FROM entity_docs WHERE doc_id = ? GROUP BY name ORDER BY min(kind) DESC, name`,
+    `SELECT name, max(kind) AS kind FROM entity_docs WHERE doc_id = ? GROUP BY name ORDER BY max(kind) DESC, name`,
     [docId],
   );
   const uses = await sql.all<DocUse>(

@@ -1,5 +1,11 @@
 import type { Sql } from './sql.ts';
 
+/**
+ * A name in both targets.json and the alias index is a target, with the target's aliases and
+ * documents ('target' > 'entity', so the target row is the arg_max).
+ */
+const TARGET_WINS = 'max(kind) AS kind, arg_max(aliases_json, kind) AS aliases_json, arg_max(n_docs, kind) AS n_docs';
+
 export interface EntityRow {
   name: string;
   kind: 'target' | 'entity' | 'task';
@@ -15,8 +21,8 @@ export interface EntityRow {
  */
 export async function entityList(sql: Sql, all: boolean): Promise<EntityRow[]> {
   const rows = await sql.all<{ name: string; kind: 'target' | 'entity'; aliases_json: string; n_docs: number }>(
-    `SELECT name, min(kind) AS kind, first(aliases_json) AS aliases_json, max(n_docs) AS n_docs FROM entities
-     ${all ? '' : "WHERE kind = 'target'"} GROUP BY name ORDER BY max(n_docs) DESC, name`,
+    `SELECT name, ${TARGET_WINS} FROM entities ${all ? '' : "WHERE kind = 'target'"}
+     GROUP BY name ORDER BY n_docs DESC, name`,
   );
   const named = await sql.all<{ name: string }>(
     `SELECT DISTINCT target_entity AS name FROM tasks WHERE target_entity IS NOT NULL ORDER BY 1`,
@@ -56,7 +62,7 @@ export interface EntityTask {
 
 export async function entityTasks(sql: Sql, name: string): Promise<{ entity?: EntityRow; tasks: EntityTask[] }> {
   const [row] = await sql.all<{ name: string; kind: string; aliases_json: string; n_docs: number }>(
-    `SELECT name, min(kind) AS kind, first(aliases_json) AS aliases_json, max(n_docs) AS n_docs FROM entities WHERE name = ? GROUP BY name`,
+    `SELECT name, ${TARGET_WINS} FROM entities WHERE name = ? GROUP BY name`,
     [name],
   );
   const entity: EntityRow = row

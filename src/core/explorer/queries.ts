@@ -113,7 +113,7 @@ function where(filter: TaskFilter, except?: TaskFacet): { sql: string; params: S
     clauses.push(`(split || ':' || task_id IN (SELECT key FROM ${filter.hitsTable}) OR task_id = ?)`);
     params.push(filter.hitsText ?? '');
   } else if (filter.text) {
-    clauses.push(`(question ILIKE ? OR coalesce(answer, '') ILIKE ? OR task_id = ?)`);
+    clauses.push(`(question ILIKE ? ESCAPE '\\' OR coalesce(answer, '') ILIKE ? ESCAPE '\\' OR task_id = ?)`);
     const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     params.push(like, like, filter.text);
   }
@@ -218,7 +218,7 @@ export async function taskNeighbours(
 /** Per split and type, in first-seen order, as the manifest counts them. */
 export async function countsBySplitType(sql: Sql): Promise<Array<{ split: string; type: TaskType; count: number }>> {
   return sql.all(
-    `SELECT split, type, count(*)::INTEGER AS count, min(row_no) AS first_row FROM tasks GROUP BY split, type ORDER BY split, first_row`,
+    `SELECT split, type, count(*)::INTEGER AS count FROM tasks GROUP BY split, type ORDER BY split, min(row_no)`,
   );
 }
 

@@ -69,20 +69,21 @@ const ALL_REJECTIONS = `(
   FROM pool_dropped p LEFT JOIN candidates c USING (task_id)
 )`;
 
+/** Over ALL_REJECTIONS aliased `a` (the list joins candidates, which has a type and a task_id too). */
 function rejectionWhere(filter: RejectionFilter, except?: RejectionFacet, ids?: readonly string[]) {
   const clauses: string[] = [];
   const params: SqlValue[] = [];
   if (ids) {
     if (ids.length === 0) clauses.push('FALSE');
     else {
-      clauses.push(`task_id IN (${placeholders(ids.length)})`);
+      clauses.push(`a.task_id IN (${placeholders(ids.length)})`);
       params.push(...ids);
     }
   }
   for (const facet of REJECTION_FACETS) {
     const values = filter[facet];
     if (facet === except || !values?.length) continue;
-    clauses.push(`coalesce(${facet}, '—') IN (${placeholders(values.length)})`);
+    clauses.push(`coalesce(a.${facet}, '—') IN (${placeholders(values.length)})`);
     params.push(...values);
   }
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };

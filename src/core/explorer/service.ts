@@ -1,3 +1,4 @@
+import { errorMessage } from '../error-message.ts';
 import type { AsyncBuffer } from 'hyparquet';
 import {
   loadRelease,
@@ -117,7 +118,7 @@ export function createExplorerData(startSql: () => Promise<Sql>, baseHref: strin
       return { ok: true, summary };
     } catch (error) {
       if (error instanceof ReleaseRefused) return { ok: false, error: error.message, file: error.file };
-      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+      return { ok: false, error: errorMessage(error) };
     }
   }
 

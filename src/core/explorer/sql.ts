@@ -21,3 +21,18 @@ export function plainRow(row: Record<string, unknown>): Record<string, unknown> 
   for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'bigint' ? Number(v) : v;
   return out;
 }
+
+/**
+ * `CREATE TABLE` for an Arrow table with no rows (DuckDB's Arrow inserts refuse those, and the
+ * queries still need the table). Names come from the explorer's own schemas, never from input.
+ */
+export function emptyTableSql(name: string, data: Table): string {
+  const columns = data.schema.fields.map((f) => `"${f.name}" ${sqlType(String(f.type))}`);
+  return `CREATE TABLE ${name} (${columns.join(', ')})`;
+}
+
+function sqlType(arrowType: string): string {
+  if (arrowType.startsWith('Int')) return 'INTEGER';
+  if (arrowType === 'Bool') return 'BOOLEAN';
+  return 'VARCHAR';
+}

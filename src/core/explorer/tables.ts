@@ -30,6 +30,21 @@ function fromRows<R>(
   );
 }
 
+/** A task's link to a document: the gold and sources tables. */
+interface TaskDoc {
+  task_id: string;
+  split: string;
+  doc_id: string;
+}
+
+function taskDocTable(rows: readonly TaskDoc[]): Table {
+  return fromRows(rows, {
+    task_id: ['str', (g) => g.task_id],
+    split: ['str', (g) => g.split],
+    doc_id: ['str', (g) => g.doc_id],
+  });
+}
+
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 interface TaskRow {
@@ -39,23 +54,24 @@ interface TaskRow {
   task: Task;
 }
 
+/** Every table of the explorer. */
+export const EXPLORER_TABLES = [
+  'tasks',
+  'gold',
+  'sources',
+  'docs',
+  'candidates',
+  'rejected',
+  'pool',
+  'pool_dropped',
+  'pool_details',
+  'entities',
+  'entity_docs',
+] as const;
+
 /** (Re)creates every table of the explorer from a loaded release. */
 export async function createTables(sql: Sql, release: LoadedRelease): Promise<void> {
-  for (const name of [
-    'tasks',
-    'gold',
-    'sources',
-    'docs',
-    'candidates',
-    'rejected',
-    'pool',
-    'pool_dropped',
-    'pool_details',
-    'entities',
-    'entity_docs',
-  ]) {
-    await sql.exec(`DROP TABLE IF EXISTS ${name}`);
-  }
+  for (const name of EXPLORER_TABLES) await sql.exec(`DROP TABLE IF EXISTS ${name}`);
 
   const taskRows: TaskRow[] = [];
   for (const split of SPLITS) {
@@ -108,26 +124,12 @@ export async function createTables(sql: Sql, release: LoadedRelease): Promise<vo
   const gold = taskRows.flatMap((r) =>
     r.task.gold_docs.map((doc_id) => ({ task_id: r.task.task_id, split: r.split, doc_id })),
   );
-  await sql.insertArrow(
-    'gold',
-    fromRows(gold, {
-      task_id: ['str', (g) => g.task_id],
-      split: ['str', (g) => g.split],
-      doc_id: ['str', (g) => g.doc_id],
-    }),
-  );
+  await sql.insertArrow('gold', taskDocTable(gold));
 
   const sources = taskRows.flatMap((r) =>
     r.has_key ? r.task.source_doc_ids.map((doc_id) => ({ task_id: r.task.task_id, split: r.split, doc_id })) : [],
   );
-  await sql.insertArrow(
-    'sources',
-    fromRows(sources, {
-      task_id: ['str', (g) => g.task_id],
-      split: ['str', (g) => g.split],
-      doc_id: ['str', (g) => g.doc_id],
-    }),
-  );
+  await sql.insertArrow('sources', taskDocTable(sources));
 
   const docs = release.docs ?? [];
   await sql.insertArrow(

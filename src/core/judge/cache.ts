@@ -1,3 +1,4 @@
+import { errorMessage } from '../error-message.ts';
 import { pyJsonDumps } from '../python/json-dumps.ts';
 import type { JudgeCache } from './types.ts';
 
@@ -38,7 +39,7 @@ export function parseVerdictsJson(text: string, source = 'verdicts.json'): Map<s
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${source}: not valid JSON (${error instanceof Error ? error.message : String(error)})`, {
+    throw new Error(`${source}: not valid JSON (${errorMessage(error)})`, {
       cause: error,
     });
   }
@@ -115,7 +116,7 @@ function readCacheFileText(file: CacheFileEntry): string {
   try {
     parsed = JSON.parse(file.text);
   } catch (error) {
-    throw new Error(`${file.path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`, {
+    throw new Error(`${file.path}: not valid JSON (${errorMessage(error)})`, {
       cause: error,
     });
   }

@@ -1,3 +1,4 @@
+import { errorMessage } from '../error-message.ts';
 import { JudgeError } from './errors.ts';
 import { withRetries, type RetryOptions } from './retry.ts';
 import { JudgeRunControl } from './run-control.ts';
@@ -79,7 +80,7 @@ export async function runJudgeCalls(options: JudgeRunOptions): Promise<JudgeRunR
       try {
         await options.cache.set(call.key, text);
       } catch (error) {
-        cacheWriteErrors.push({ key: call.key, message: error instanceof Error ? error.message : String(error) });
+        cacheWriteErrors.push({ key: call.key, message: errorMessage(error) });
       }
       progress.done++;
     } catch (error) {

@@ -3,6 +3,7 @@
  * reader for stored and deflated entries (via DecompressionStream('deflate-raw'), in browsers and
  * Node 20). No zip64, no encryption, no multi-disk archives.
  */
+import { errorMessage } from '../error-message.ts';
 
 export interface ZipFileInput {
   path: string;
@@ -226,12 +227,9 @@ async function inflateRaw(compressed: Uint8Array, expectedSize: number, path: st
     }
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('zip:')) throw error;
-    throw new Error(
-      `zip: ${path} has damaged deflate data (${error instanceof Error ? error.message : String(error)})`,
-      {
-        cause: error,
-      },
-    );
+    throw new Error(`zip: ${path} has damaged deflate data (${errorMessage(error)})`, {
+      cause: error,
+    });
   }
   if (filled !== expectedSize) throw new Error(`zip: ${path} inflates to ${filled} bytes, declared ${expectedSize}`);
   return out;

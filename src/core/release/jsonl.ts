@@ -6,6 +6,7 @@
  * never throws: every problem becomes a ParseIssue with the file and the 1-based line number,
  * and reading goes on with the next line.
  */
+import { errorMessage } from '../error-message.ts';
 import { IssueList, describeLocation, makeIssue, renderFound, truncate, type ParseIssue } from './issues.ts';
 import { pyJsonDumps } from '../python/json-dumps.ts';
 import type { Question } from './types.ts';
@@ -59,7 +60,7 @@ function isBlank(line: string): boolean {
 }
 
 function syntaxMessage(error: unknown): string {
-  return truncate(error instanceof Error ? error.message : String(error), MESSAGE_MAX_CHARS);
+  return truncate(errorMessage(error), MESSAGE_MAX_CHARS);
 }
 
 function invalidJsonIssue(file: string, line: number | undefined, text: string, error: unknown) {

@@ -1,3 +1,4 @@
+import { errorMessage } from '../error-message.ts';
 import type { AsyncBuffer } from 'hyparquet';
 import type { LayoutName } from './layout.ts';
 
@@ -132,7 +133,7 @@ export class UrlSource implements ReleaseSource {
       return await this.fetchFn(url, init);
     } catch (error) {
       throw new Error(
-        `${url}: could not be read (${error instanceof Error ? error.message : String(error)}). The network may be off, or the server does not allow cross-origin reads (CORS).`,
+        `${url}: could not be read (${errorMessage(error)}). The network may be off, or the server does not allow cross-origin reads (CORS).`,
         { cause: error },
       );
     }

@@ -1,6 +1,6 @@
 import type { EntityIndex } from '../release/types.ts';
 import type { SampleDoc } from './corpus.ts';
-import type { Retriever } from './pool-bm25.ts';
+import type { Retriever } from './pool-retriever.ts';
 import type { Reader } from './reader.ts';
 import type { World } from './world.ts';
 

@@ -1,3 +1,4 @@
+import { errorMessage } from '../error-message.ts';
 import type { RejectionStage } from '../release/types.ts';
 import { DATE_PATTERN, longDate, parseDate, yearOf } from './calendar.ts';
 import type { PipelineContext } from './context.ts';
@@ -69,12 +70,7 @@ export class Gauntlet {
         this.adjudicate(draft)
       );
     } catch (error) {
-      return fail(
-        'error',
-        error instanceof Error ? error.message : String(error),
-        draft.candidate.question,
-        'a stage threw',
-      );
+      return fail('error', errorMessage(error), draft.candidate.question, 'a stage threw');
     }
   }
 
@@ -236,165 +232,187 @@ export class Gauntlet {
     }
   }
 
+  /** The adjudicator's check for the candidate's type; undefined = it passes. */
   private adjudicate(draft: Draft): StageFailure | undefined {
-    const { candidate, spec } = draft;
-    const w = this.ctx.world;
-    const ev = (id: string) => w.eventById.get(id)!;
-    switch (candidate.type) {
-      case 'single_hop': {
-        if (spec.events.length === 0 || !spec.attrKey) {
-          return fail(
-            'adjudication',
-            'not_grounded',
-            `answer "${candidate.answer}"`,
-            'the answer is not a fact of any event in the corpus',
-          );
-        }
-        const attr = ATTR_BY_KEY.get(spec.attrKey)!;
-        const event = ev(spec.events[0]!);
-        if (attr.salience < 3) {
-          return fail(
-            'adjudication',
-            'trivial',
-            `asks for the ${attr.attr} of ${event.kind} ${event.id} (salience ${attr.salience})`,
-            'the fact asked about is a trivial detail, not something an investigator would ask',
-          );
-        }
-        const constraints = spec.constraints ?? attr.constraints;
-        const matches = w.events.filter(
-          (e) => e.kind === event.kind && constraints.every((c) => fieldOf(w, e, c) === fieldOf(w, event, c)),
-        );
-        const answers = new Set(matches.map((e) => answerOf(w, e, attr.attr)));
-        if (answers.size > 1) {
-          return fail(
-            'adjudication',
-            'ambiguous',
-            `${matches.length} ${event.kind} events match what the question names (${constraints.join(', ')}), with answers: ${[...answers].slice(0, 4).join(' | ')}`,
-            'the question fits more than one fact and the answers differ',
-          );
-        }
-        const truth = answerOf(w, event, attr.attr);
-        const f1 = tokenF1(candidate.answer ?? '', truth);
-        if (f1 < 0.34)
-          return fail(
-            'adjudication',
-            'wrong',
-            `answer "${candidate.answer}"; the source states "${truth}"`,
-            `the reference answer does not state the fact (token-F1 ${f1.toFixed(2)})`,
-          );
-        const sourceTokens = new Set(
-          this.texts(candidate.source_doc_ids).flatMap((t) => [
-            ...contentTokens(t),
-            ...contentTokens(datesIn(t).join(' ')),
-          ]),
-        );
-        const extra = contentTokens(candidate.answer ?? '').filter((t) => !sourceTokens.has(t));
-        if (extra.length > 0)
-          return fail(
-            'adjudication',
-            'not_grounded',
-            `answer "${candidate.answer}"`,
-            `the answer adds words no source document supports: ${extra.join(', ')}`,
-          );
-        return undefined;
-      }
-      case 'timeline': {
-        const [first, second] = spec.claimedOrder!.map(ev) as [WorldEvent, WorldEvent];
-        if (first.day > second.day) {
-          return fail(
-            'adjudication',
-            'wrong',
-            `answer: "${candidate.answer}"; the records date them ${longDate(second.day)} and ${longDate(first.day)}`,
-            'the answer puts the two events in the wrong order',
-          );
-        }
-        return undefined;
-      }
+    switch (draft.candidate.type) {
+      case 'single_hop':
+        return this.adjudicateSingleHop(draft);
+      case 'timeline':
+        return this.adjudicateTimeline(draft);
       case 'aggregation':
-      case 'dossier': {
-        if (spec.scopeYear === undefined) {
-          const person = spec.person ? w.personById.get(spec.person) : undefined;
-          const total = person ? w.events.filter((e) => participants(e).includes(person.id)).length : 0;
-          return fail(
-            'adjudication',
-            'ambiguous',
-            `question "${candidate.question}" has no time scope; ${total} events involve the entity`,
-            'without a scope the expected list is open-ended, so no gold list can be complete',
-          );
-        }
-        return undefined;
-      }
-      case 'unanswerable': {
-        const unknown = extractNames(candidate.question).filter(
-          (n) => !this.ctx.entities[n.toLowerCase()] && !/^(What|Which|How)\b/.test(n),
-        );
-        if (unknown.length > 0) {
-          return fail(
-            'adjudication',
-            'trivial',
-            `names not in the corpus: ${unknown.join(', ')}`,
-            'the question is trivially unanswerable: it is about someone the corpus never mentions',
-          );
-        }
-        const match = this.unanswerableMatch(candidate.question);
-        if (match)
-          return fail(
-            'adjudication',
-            'answerable',
-            `event ${match.id} on ${longDate(match.day)}`,
-            'the corpus does record such an event, so the question is answerable',
-          );
-        return undefined;
-      }
-      case 'false_premise': {
-        const q = candidate.question;
-        const hedge = HEDGES.exec(q);
-        if (hedge)
-          return fail(
-            'adjudication',
-            'tips_off',
-            q,
-            `the wording ("${hedge[0]}") tips the reader off that the premise may be false`,
-          );
-        const year = Number(/\b(19|20)\d{2}\b/.exec(q)?.[0] ?? NaN);
-        if (!Number.isNaN(year) && (year < this.yearRange[0] || year > this.yearRange[1])) {
-          return fail(
-            'adjudication',
-            'implausible',
-            `year ${year}; the corpus covers ${this.yearRange[0]}-${this.yearRange[1]}`,
-            'the premise is implausible on its face (outside the period the corpus covers)',
-          );
-        }
-        const p = spec.person!;
-        const other = spec.other!;
-        const together = (id: string) =>
-          [...(this.ctx.docById.get(id)?.mentions ?? [])].find((e) => {
-            const parts = participants(ev(e));
-            return parts.includes(p) && parts.includes(other);
-          });
-        for (const id of candidate.provenance.absence_doc_ids ?? []) {
-          const e = together(id);
-          if (e)
-            return fail(
-              'adjudication',
-              'supported',
-              `top-5 BM25 doc ${id} records event ${e} with both people`,
-              'absence check failed: a top-ranked document states that the two did deal with each other',
-            );
-        }
-        const any = this.ctx.docs.find(
-          (d) => d.quality !== 'garbage' && d.people.has(p) && d.people.has(other) && together(d.doc_id),
-        );
-        if (any)
-          return fail(
-            'adjudication',
-            'supported',
-            `${any.doc_id} records event ${together(any.doc_id)} with both people`,
-            'support check failed: the corpus documents an interaction between the two, so the premise is not clearly false',
-          );
-        return undefined;
-      }
+      case 'dossier':
+        return this.adjudicateList(draft);
+      case 'unanswerable':
+        return this.adjudicateUnanswerable(draft);
+      case 'false_premise':
+        return this.adjudicateFalsePremise(draft);
     }
+  }
+
+  private event(id: string): WorldEvent {
+    return this.ctx.world.eventById.get(id)!;
+  }
+
+  /** Grounded in an event, salient, unambiguous, right, and worded only from the sources. */
+  private adjudicateSingleHop({ candidate, spec }: Draft): StageFailure | undefined {
+    const w = this.ctx.world;
+    if (spec.events.length === 0 || !spec.attrKey) {
+      return fail(
+        'adjudication',
+        'not_grounded',
+        `answer "${candidate.answer}"`,
+        'the answer is not a fact of any event in the corpus',
+      );
+    }
+    const attr = ATTR_BY_KEY.get(spec.attrKey)!;
+    const event = this.event(spec.events[0]!);
+    if (attr.salience < 3) {
+      return fail(
+        'adjudication',
+        'trivial',
+        `asks for the ${attr.attr} of ${event.kind} ${event.id} (salience ${attr.salience})`,
+        'the fact asked about is a trivial detail, not something an investigator would ask',
+      );
+    }
+    const constraints = spec.constraints ?? attr.constraints;
+    const matches = w.events.filter(
+      (e) => e.kind === event.kind && constraints.every((c) => fieldOf(w, e, c) === fieldOf(w, event, c)),
+    );
+    const answers = new Set(matches.map((e) => answerOf(w, e, attr.attr)));
+    if (answers.size > 1) {
+      return fail(
+        'adjudication',
+        'ambiguous',
+        `${matches.length} ${event.kind} events match what the question names (${constraints.join(', ')}), with answers: ${[...answers].slice(0, 4).join(' | ')}`,
+        'the question fits more than one fact and the answers differ',
+      );
+    }
+    const truth = answerOf(w, event, attr.attr);
+    const f1 = tokenF1(candidate.answer ?? '', truth);
+    if (f1 < 0.34)
+      return fail(
+        'adjudication',
+        'wrong',
+        `answer "${candidate.answer}"; the source states "${truth}"`,
+        `the reference answer does not state the fact (token-F1 ${f1.toFixed(2)})`,
+      );
+    const sourceTokens = new Set(
+      this.texts(candidate.source_doc_ids).flatMap((t) => [
+        ...contentTokens(t),
+        ...contentTokens(datesIn(t).join(' ')),
+      ]),
+    );
+    const extra = contentTokens(candidate.answer ?? '').filter((t) => !sourceTokens.has(t));
+    if (extra.length > 0)
+      return fail(
+        'adjudication',
+        'not_grounded',
+        `answer "${candidate.answer}"`,
+        `the answer adds words no source document supports: ${extra.join(', ')}`,
+      );
+    return undefined;
+  }
+
+  /** The claimed order is the records' order. */
+  private adjudicateTimeline({ candidate, spec }: Draft): StageFailure | undefined {
+    const [first, second] = spec.claimedOrder!.map((id) => this.event(id)) as [WorldEvent, WorldEvent];
+    if (first.day > second.day) {
+      return fail(
+        'adjudication',
+        'wrong',
+        `answer: "${candidate.answer}"; the records date them ${longDate(second.day)} and ${longDate(first.day)}`,
+        'the answer puts the two events in the wrong order',
+      );
+    }
+    return undefined;
+  }
+
+  /** Aggregation and dossier lists need a time scope, or no gold list can be complete. */
+  private adjudicateList({ candidate, spec }: Draft): StageFailure | undefined {
+    if (spec.scopeYear !== undefined) return undefined;
+    const w = this.ctx.world;
+    const person = spec.person ? w.personById.get(spec.person) : undefined;
+    const total = person ? w.events.filter((e) => participants(e).includes(person.id)).length : 0;
+    return fail(
+      'adjudication',
+      'ambiguous',
+      `question "${candidate.question}" has no time scope; ${total} events involve the entity`,
+      'without a scope the expected list is open-ended, so no gold list can be complete',
+    );
+  }
+
+  /** About people the corpus knows, and about an event the corpus does not record. */
+  private adjudicateUnanswerable({ candidate }: Draft): StageFailure | undefined {
+    const unknown = extractNames(candidate.question).filter(
+      (n) => !this.ctx.entities[n.toLowerCase()] && !/^(What|Which|How)\b/.test(n),
+    );
+    if (unknown.length > 0) {
+      return fail(
+        'adjudication',
+        'trivial',
+        `names not in the corpus: ${unknown.join(', ')}`,
+        'the question is trivially unanswerable: it is about someone the corpus never mentions',
+      );
+    }
+    const match = this.unanswerableMatch(candidate.question);
+    if (match)
+      return fail(
+        'adjudication',
+        'answerable',
+        `event ${match.id} on ${longDate(match.day)}`,
+        'the corpus does record such an event, so the question is answerable',
+      );
+    return undefined;
+  }
+
+  /** Worded neutrally, plausible, and contradicted by no top-ranked or other document. */
+  private adjudicateFalsePremise({ candidate, spec }: Draft): StageFailure | undefined {
+    const q = candidate.question;
+    const hedge = HEDGES.exec(q);
+    if (hedge)
+      return fail(
+        'adjudication',
+        'tips_off',
+        q,
+        `the wording ("${hedge[0]}") tips the reader off that the premise may be false`,
+      );
+    const year = Number(/\b(19|20)\d{2}\b/.exec(q)?.[0] ?? NaN);
+    if (!Number.isNaN(year) && (year < this.yearRange[0] || year > this.yearRange[1])) {
+      return fail(
+        'adjudication',
+        'implausible',
+        `year ${year}; the corpus covers ${this.yearRange[0]}-${this.yearRange[1]}`,
+        'the premise is implausible on its face (outside the period the corpus covers)',
+      );
+    }
+    const p = spec.person!;
+    const other = spec.other!;
+    const together = (id: string) =>
+      [...(this.ctx.docById.get(id)?.mentions ?? [])].find((e) => {
+        const parts = participants(this.event(e));
+        return parts.includes(p) && parts.includes(other);
+      });
+    for (const id of candidate.provenance.absence_doc_ids ?? []) {
+      const e = together(id);
+      if (e)
+        return fail(
+          'adjudication',
+          'supported',
+          `top-5 BM25 doc ${id} records event ${e} with both people`,
+          'absence check failed: a top-ranked document states that the two did deal with each other',
+        );
+    }
+    const any = this.ctx.docs.find(
+      (d) => d.quality !== 'garbage' && d.people.has(p) && d.people.has(other) && together(d.doc_id),
+    );
+    if (any)
+      return fail(
+        'adjudication',
+        'supported',
+        `${any.doc_id} records event ${together(any.doc_id)} with both people`,
+        'support check failed: the corpus documents an interaction between the two, so the premise is not clearly false',
+      );
+    return undefined;
   }
 
   /** World check for unanswerable questions: is there an event fitting the question after all? */

@@ -17,7 +17,7 @@ import { buildCorpus, type SampleDoc } from './corpus.ts';
 import { Drafter, type Draft } from './drafting.ts';
 import { buildEntityIndex } from './entity-index.ts';
 import { Gauntlet } from './gauntlet.ts';
-import { PoolBm25, type Retriever } from './pool-bm25.ts';
+import { bm25PoolRetriever, type Retriever } from './pool-retriever.ts';
 import { poolTask } from './pooling.ts';
 import { Prng } from './prng.ts';
 import { Reader } from './reader.ts';
@@ -90,7 +90,7 @@ export function runSamplePipeline(seed: number, options: PipelineOptions = {}): 
     if (d.quality === 'garbage') continue;
     for (const key of d.states.keys()) statedIn.set(key, [...(statedIn.get(key) ?? []), d.doc_id]);
   }
-  const retrievers = options.retrievers?.(chunks) ?? [new PoolBm25(chunks)];
+  const retrievers = options.retrievers?.(chunks) ?? [bm25PoolRetriever(chunks)];
   const ctx: PipelineContext = {
     world,
     docs,

@@ -4,7 +4,7 @@ import type { Prediction, SubmissionMetadata, Task } from '../release/types.ts';
 import { parsePredictions } from '../scoring/predictions.ts';
 import { scoreSubmission, type ScoringOutcome } from '../scoring/score.ts';
 import type { Gauntlet } from './gauntlet.ts';
-import type { Retriever } from './pool-bm25.ts';
+import type { Retriever } from './pool-retriever.ts';
 import type { Reader } from './reader.ts';
 import { sampleJudgeProfile } from './judge-profile.ts';
 import { sampleJudge } from './sample-judge.ts';

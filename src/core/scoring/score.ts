@@ -5,6 +5,7 @@
  * scoreSubmission, which drives an injected judge function (cache lookup offline, an API
  * client live) and builds the report.
  */
+import { errorMessage } from '../error-message.ts';
 import type { JudgeProfile, ScoreReport, Task, TaskType } from '../release/types.ts';
 import { createBootstrapRng, stratifiedBootstrapCi } from './bootstrap.ts';
 import { citationGold, citationPrecisionRecall, ndcgAtK, recallAtK } from './metrics.ts';
@@ -258,7 +259,7 @@ async function runCall(
       missing.push(call);
       return null;
     }
-    records.push({ ...call, reply: null, error: error instanceof Error ? error.message : String(error) });
+    records.push({ ...call, reply: null, error: errorMessage(error) });
     throw new JudgeReplyError('judge call failed');
   }
 }

@@ -4,6 +4,7 @@
  * /embeddings endpoint with the user's key (kept in memory only), and any function (the
  * transformers.js pipeline of the worker, a Node encoder, a test double).
  */
+import { errorMessage } from '../error-message.ts';
 export interface QueryEmbedder {
   /** What the UI shows: the model and where it runs. */
   readonly label: string;
@@ -49,7 +50,7 @@ export function openAiEmbedder(options: OpenAiEmbeddingsOptions): QueryEmbedder 
       } catch (e) {
         // Errors without CORS headers reach the page only as an opaque network failure.
         throw new EmbeddingEndpointError(
-          `${endpoint}: request failed (${e instanceof Error ? e.message : String(e)}). Likely causes: a wrong base URL, ` +
+          `${endpoint}: request failed (${errorMessage(e)}). Likely causes: a wrong base URL, ` +
             'a provider that does not allow browser (CORS) requests, or an extension blocking the request.',
         );
       }

@@ -6,6 +6,7 @@
  *   - "openai-embeddings": vectors of a hosted model (e.g. text-embedding-3-small); queries go
  *     to an OpenAI-compatible /embeddings endpoint with the user's key.
  */
+import { errorMessage } from '../error-message.ts';
 export const MODEL_MANIFEST_VERSION = 1;
 
 export type ModelKind = 'transformers.js' | 'openai-embeddings';
@@ -40,7 +41,7 @@ export function parseModelManifest(bytes: Uint8Array, file: string): ModelManife
   try {
     value = JSON.parse(new TextDecoder().decode(bytes));
   } catch (e) {
-    throw new ModelManifestError(`${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new ModelManifestError(`${file}: not valid JSON (${errorMessage(e)})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ModelManifestError(

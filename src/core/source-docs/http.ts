@@ -2,6 +2,7 @@
  * Bounded HTTP reads for the Hub client: JSON pages and byte ranges, each refused past a size
  * limit, with a count of requests and bytes so that every lookup can say what it cost.
  */
+import { errorMessage } from '../error-message.ts';
 
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -58,7 +59,7 @@ export class Transfer {
     try {
       return await this.fetchFn(url, init);
     } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
+      const why = errorMessage(e);
       throw new SourceError(`could not reach ${new URL(url).host} (${why})`, 'network');
     }
   }

@@ -2,6 +2,7 @@
  * The source worker's API: document lookups for the page, one HfSourceDocs per settings, the
  * release's locator when it ships one, and outcomes as plain data (errors never cross as throws).
  */
+import { errorMessage } from '../error-message.ts';
 import { MemorySourceCache, type SourceCache } from './cache.ts';
 import { SourceError, type FetchFn, type SourceErrorKind } from './http.ts';
 import type { SourceLocator } from './locator.ts';
@@ -52,7 +53,7 @@ export function createSourceDocsService(openCache: () => Promise<SourceCache>, f
       } catch (e) {
         if (e instanceof SourceError) return { ok: false, kind: e.kind, error: e.message };
         if (e instanceof SettingsError) return { ok: false, kind: 'settings', error: e.message };
-        return { ok: false, kind: 'internal', error: e instanceof Error ? e.message : String(e) };
+        return { ok: false, kind: 'internal', error: errorMessage(e) };
       }
     },
 

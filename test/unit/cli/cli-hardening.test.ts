@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { terminalSafe } from '../../../src/cli/terminal.ts';
-import { hasShared, projectRootDir, sharedDir, sharedSkipReason } from '../core/scoring/shared-data.ts';
+import {
+  hasShared,
+  projectRoot as projectRootDir,
+  sharedDir,
+  sharedNote as sharedSkipReason,
+} from '../../support/shared.ts';
 
 interface Run {
   code: number;

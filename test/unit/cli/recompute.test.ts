@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { parsePredictions } from '../../../src/core/scoring/predictions.ts';
 import { recomputeJudgeFree } from '../../../src/core/scoring/recompute.ts';
 import { parseTasksJsonl } from '../../../src/core/scoring/scoring-inputs.ts';
-import { hasShared, projectRootDir, sharedDir, sharedSkipReason } from '../core/scoring/shared-data.ts';
+import {
+  hasShared,
+  projectRoot as projectRootDir,
+  sharedDir,
+  sharedNote as sharedSkipReason,
+} from '../../support/shared.ts';
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -1,13 +1,14 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { hasShared, projectRoot, sharedNote, v10Dir } from '../../support/shared.ts';
 
 const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../../..');
-const v10 = path.resolve(root, '../shared/epstein-bench-v1.0');
+const root = projectRoot;
+const v10 = v10Dir;
 
 async function releaseCheck(...args: string[]): Promise<{ code: number; out: string }> {
   try {
@@ -50,7 +51,7 @@ describe('release-check', () => {
     expect(out).toContain('release-check: FAILED');
   });
 
-  describe.skipIf(!existsSync(v10))('on the real v1.0 files (skipped when ../shared is absent)', () => {
+  describe.skipIf(!hasShared)(`on the real v1.0 files (${sharedNote})`, () => {
     it('prints 1,038 full and 50 dev tasks with the manifest counts and exits 0', async () => {
       const { code, out } = await releaseCheck(v10);
       expect(out).toContain(

@@ -7,7 +7,7 @@ import { run } from '../../../src/cli/commands/score.ts';
 import { parsePredictions } from '../../../src/core/scoring/predictions.ts';
 import { planJudgeCalls, planPremiseCalls } from '../../../src/core/scoring/score.ts';
 import { parseJudgeProfile, parseTasksJsonl } from '../../../src/core/scoring/scoring-inputs.ts';
-import { startMockJudgeServer, type MockJudgeServer, type RecordedRequest } from '../../support/mock-judge-server.ts';
+import { promptOf, sampleJudge, startEchoJudge, type MockJudgeServer } from '../../support/mock-judge-server.ts';
 
 const root = path.resolve(__dirname, '../../..');
 const sample = path.join(root, 'static-data/sample');
@@ -16,17 +16,10 @@ const profileFile = path.join(sample, 'judge-profile.json');
 const KEY_ENV = 'EBX_SCORE_LIVE_TEST_KEY';
 const KEY = 'sk-live-test-abcdefghijklmnop';
 
-function mockReply(prompt: string): string {
-  if (prompt.startsWith('[SAMPLELIST]')) return '{"matched_items": [true, false], "extra_items": 1}';
-  if (prompt.startsWith('[SAMPLEPREMISE]')) return '{"identified": true}';
-  const refusal = prompt.includes('does not contain enough information');
-  return `{"correct": ${!refusal}, "is_refusal": ${refusal}}`;
-}
-
-function promptOf(r: RecordedRequest): string {
-  const body = r.body as { messages: Array<{ content: string }> };
-  return body.messages[body.messages.length - 1]!.content;
-}
+const mockReply = sampleJudge({
+  list: '{"matched_items": [true, false], "extra_items": 1}',
+  premise: '{"identified": true}',
+});
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'score-live-'));
 const predictionsFile = path.join(tmp, 'predictions.jsonl');
@@ -56,7 +49,7 @@ beforeAll(async () => {
     new Map(phase1.map((c) => [c.key, mockReply(c.prompt)])),
   );
   expected = new Set([...phase1, ...phase2].map((c) => c.prompt));
-  mock = await startMockJudgeServer({ fallback: (r) => ({ reply: mockReply(promptOf(r)) }) });
+  mock = await startEchoJudge(mockReply);
   process.env[KEY_ENV] = KEY;
 });
 

@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeJudgeCacheEntry } from '../../../src/adapters/node/judge-cache-fs.ts';
-import { hasShared, projectRootDir, sharedDir, sharedSkipReason } from '../core/scoring/shared-data.ts';
+import { hasShared, projectRoot, sharedDir, sharedNote } from '../../support/shared.ts';
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       'npx',
       ['tsx', 'src/cli/main.ts', ...args],
-      { cwd: projectRootDir, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: projectRoot, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
       },
@@ -23,7 +23,7 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 const golden = (name: string, file: string) => path.join(sharedDir, 'golden', 'scoring', name, file);
 const profile = path.join(sharedDir, 'epstein-bench-v1.0', 'judge-profile.json');
 
-describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})`}`, () => {
+describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedNote})`}`, () => {
   const tmp = mkdtempSync(path.join(tmpdir(), 'scoring-cli-'));
 
   it('score writes the golden scores.json byte for byte (exit 0), from a verdicts map and from a cache folder', async () => {
@@ -99,7 +99,7 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedSkipReason})
 
   it('scores predictions that validate refuses, as score.py does, warning about each odd value (exit 0)', async () => {
     const name = 'odd-doc-lists';
-    const dir = path.join(projectRootDir, 'test', 'fixtures', 'scoring-cases', name);
+    const dir = path.join(projectRoot, 'test', 'fixtures', 'scoring-cases', name);
     const out = path.join(tmp, 'odd.json');
     const r = await cli([
       'score',

@@ -1,16 +1,17 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLocator } from '../../../src/core/source-docs/locator.ts';
 import { startMockHub, tally, type MockHub } from '../../support/mock-hub.ts';
+import { hasShared, sharedNote, v10Dir } from '../../support/shared.ts';
 import { makeSourceShards, readSampleDocs, type SampleDoc } from '../../support/source-shards.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
-const v10 = path.resolve(root, '../shared/epstein-bench-v1.0');
+const v10 = v10Dir;
 
 async function cli(
   args: string[],
@@ -171,7 +172,7 @@ describe('source-locate', () => {
     expect((await cli(['source-locate', 'static-data/sample'])).code).toBe(2);
   });
 
-  it.skipIf(!existsSync(v10))('counts the ids v1.0 refers to (skipped when ../shared is absent)', async () => {
+  it.skipIf(!hasShared)(`counts the ids v1.0 refers to (${sharedNote})`, async () => {
     const { code, stdout } = await cli(['source-locate', v10, '--dry-run']);
     expect(code).toBe(0);
     expect(stdout).toContain('21,836 distinct doc ids referenced:');

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../../core/error-message.ts';
 import * as Comlink from 'comlink';
 import type { ReleaseIndexInfo } from '../../../core/search/session.ts';
 import type { IndexProgress, SearchMethod } from '../../../core/search/types.ts';
@@ -26,7 +27,7 @@ class SearchState {
         .open(spec)
         .then((info) => (this.info = info))
         .catch((e: unknown) => {
-          this.error = e instanceof Error ? e.message : String(e);
+          this.error = errorMessage(e);
           this.opening = undefined;
           return undefined;
         });
@@ -54,7 +55,3 @@ class SearchState {
 export const searchState = new SearchState();
 
 export const METHOD_LABELS: Record<SearchMethod, string> = { bm25: 'BM25', dense: 'Dense', hybrid: 'Hybrid (RRF)' };
-
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}

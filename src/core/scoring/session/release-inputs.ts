@@ -3,6 +3,7 @@
  * reference submissions, the leaderboard and the judge cache the release may ship
  * (`judge-cache.json` next to release.json, a verdicts.json map, pinned in release.json's sha256).
  */
+import { errorMessage } from '../../error-message.ts';
 import { parseVerdictsJson } from '../../judge/cache.ts';
 import { detectLayout } from '../../release/layout.ts';
 import { loadRelease, type LoadedSubmission } from '../../release/load.ts';
@@ -40,7 +41,7 @@ export async function readShippedCache(
   } catch (error) {
     return {
       map: new Map(),
-      error: `${SHIPPED_JUDGE_CACHE}: ${error instanceof Error ? error.message : String(error)}`,
+      error: `${SHIPPED_JUDGE_CACHE}: ${errorMessage(error)}`,
     };
   }
   if (!bytes) return { map: new Map() };
@@ -51,7 +52,7 @@ export async function readShippedCache(
   try {
     return { map: parseVerdictsJson(new TextDecoder('utf-8').decode(bytes), SHIPPED_JUDGE_CACHE) };
   } catch (error) {
-    return { map: new Map(), error: error instanceof Error ? error.message : String(error) };
+    return { map: new Map(), error: errorMessage(error) };
   }
 }
 

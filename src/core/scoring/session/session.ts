@@ -3,6 +3,7 @@
  * predictions and judge cache; validates, plans, judges (offline from the cache or live with
  * the user's key) and scores. The key is only held for the duration of a run.
  */
+import { errorMessage } from '../../error-message.ts';
 import { sourceOf, type SourceSpec } from '../../release/source-spec.ts';
 import { serializeVerdictsJson } from '../../judge/cache.ts';
 import { writeCacheZip } from '../../judge/cache-zip.ts';
@@ -126,10 +127,6 @@ async function readTextCapped(name: string, blob: Blob): Promise<string> {
   return blob.text();
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export class ScoreSession {
   private release?: ReleaseScoringInputs;
   private tasksFile?: { name: string; tasks: Task[] };
@@ -183,7 +180,7 @@ export class ScoreSession {
     try {
       value = JSON.parse(await readTextCapped(name, blob));
     } catch (error) {
-      throw new Error(`${name}: expected a JSON judge profile, found invalid JSON (${message(error)})`, {
+      throw new Error(`${name}: expected a JSON judge profile, found invalid JSON (${errorMessage(error)})`, {
         cause: error,
       });
     }
@@ -436,7 +433,7 @@ export class ScoreSession {
     try {
       ctx = this.ready(slot);
     } catch (error) {
-      return { status: 'error', message: message(error) };
+      return { status: 'error', message: errorMessage(error) };
     }
     const { tasks, profile, state } = ctx;
     const failures = new Map<string, JudgeError>();
@@ -482,7 +479,7 @@ export class ScoreSession {
         };
       }
       if (error instanceof ScoringAbortedError) return { status: 'aborted', message: error.message };
-      return { status: 'error', message: message(error) };
+      return { status: 'error', message: errorMessage(error) };
     }
   }
 
@@ -514,7 +511,7 @@ export class ScoreSession {
           : {},
       );
     } catch (error) {
-      return { status: 'stopped', result: { status: 'error', message: message(error) } };
+      return { status: 'stopped', result: { status: 'error', message: errorMessage(error) } };
     }
     const control = new JudgeRunControl();
     this.control = control;
@@ -554,7 +551,7 @@ export class ScoreSession {
       if (second.cancelled) return { status: 'stopped', result: { status: 'cancelled', progress } };
       return { status: 'done', failures: new Map([...first.failures, ...second.failures]), progress };
     } catch (error) {
-      return { status: 'stopped', result: { status: 'error', message: message(error) } };
+      return { status: 'stopped', result: { status: 'error', message: errorMessage(error) } };
     } finally {
       if (this.control === control) this.control = undefined;
     }

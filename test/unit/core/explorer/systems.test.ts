@@ -5,7 +5,7 @@ import { SystemsIndex, type SystemsMatrix, type SystemTaskNumbers } from '../../
 import { systemsTable, type SystemsQuery } from '../../../../src/core/explorer/systems-view.ts';
 import { loadRelease, type LoadedRelease } from '../../../../src/core/release/load.ts';
 import { pyMean } from '../../../../src/core/python/sum.ts';
-import { hasShared, releaseDir, sharedNote } from '../release/shared-release.ts';
+import { hasShared, sharedNote, v10Dir as releaseDir } from '../../../support/shared.ts';
 
 const sampleDir = path.resolve(import.meta.dirname, '../../../../static-data/sample');
 

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { goldenCases, goldenDir, hasShared, sharedNote } from '../../../support/shared.ts';
 import {
   cacheFilesToMap,
   mapToCacheFiles,
@@ -102,13 +102,10 @@ describe('on-disk cache layout', () => {
   });
 });
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const sharedDir = path.resolve(projectRoot, '../shared');
-
-describe.skipIf(!existsSync(sharedDir))('golden verdicts files (skipped: ../shared absent)', () => {
-  for (const name of ['dev-seed7', 'sample-a-seed5', 'sample-a-edge-seed9']) {
+describe.skipIf(!hasShared)(`golden verdicts files (${sharedNote})`, () => {
+  for (const name of goldenCases) {
     it(`reads and rewrites ${name}/verdicts.json byte for byte`, () => {
-      const text = readFileSync(path.join(sharedDir, 'golden/scoring', name, 'verdicts.json'), 'utf8');
+      const text = readFileSync(path.join(goldenDir, 'scoring', name, 'verdicts.json'), 'utf8');
       const map = parseVerdictsJson(text);
       expect(map.size).toBeGreaterThan(10);
       expect(serializeVerdictsJson(map)).toBe(text);

@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import { JudgeError } from '../../../../src/core/judge/errors.ts';
 import type { Sleep } from '../../../../src/core/judge/retry.ts';
 import type { JudgeCall, JudgeEndpoint } from '../../../../src/core/judge/types.ts';
 
@@ -46,4 +48,15 @@ export function recordingSleep(): { sleep: Sleep; waits: number[] } {
       if (signal.aborted) throw new Error('aborted');
     },
   };
+}
+
+/** The JudgeError a call fails with (fails the test when it succeeds or throws something else). */
+export async function failureOf(promise: Promise<unknown>): Promise<JudgeError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(JudgeError);
+    return error as JudgeError;
+  }
+  throw new Error('expected the call to fail');
 }

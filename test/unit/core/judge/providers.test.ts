@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { endpointUrl, normaliseBaseUrl } from '../../../../src/core/judge/endpoint.ts';
-import { JudgeError } from '../../../../src/core/judge/errors.ts';
 import { createJudgeProvider } from '../../../../src/core/judge/providers.ts';
 import { startMockJudgeServer, type MockJudgeServer } from '../../../support/mock-judge-server.ts';
-import { anthropicEndpoint, MODEL, openAIEndpoint, SYSTEM, TEST_KEY } from './judge-fixtures.ts';
+import { anthropicEndpoint, failureOf, MODEL, openAIEndpoint, SYSTEM, TEST_KEY } from './judge-fixtures.ts';
 
 let server: MockJudgeServer;
 beforeEach(async () => {
@@ -15,16 +14,6 @@ afterEach(async () => {
 
 const PROMPT = '[SCOREJUDGE] Judge this.\n\nQuestion: "quoted" ünïcode ✓\n<system_answer>\nx\n</system_answer>';
 const signal = (): AbortSignal => new AbortController().signal;
-
-async function failureOf(promise: Promise<unknown>): Promise<JudgeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(JudgeError);
-    return error as JudgeError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('OpenAI-compatible provider', () => {
   it('posts the exact model, system, prompt and response_format, with no temperature or seed', async () => {
@@ -159,22 +148,21 @@ describe('OpenAI-compatible provider', () => {
     expect(error.message).not.toContain(TEST_KEY);
   });
 
-  it('times out a slow request', async () => {
-    server.script.push({ delayMs: 2000 });
+  it('times out a request that gets no answer', async () => {
+    server.hold();
     const provider = createJudgeProvider(openAIEndpoint(server.url), { timeoutMs: 50 });
-    const started = Date.now();
     const error = await failureOf(provider.complete({ model: MODEL, system: SYSTEM, prompt: 'p' }, signal()));
     expect(error.kind).toBe('timeout');
     expect(error.retryable).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('reports an aborted run signal as cancelled', async () => {
-    server.script.push({ delayMs: 2000 });
+    server.hold();
     const controller = new AbortController();
     const provider = createJudgeProvider(openAIEndpoint(server.url));
     const pending = provider.complete({ model: MODEL, system: SYSTEM, prompt: 'p' }, controller.signal);
-    setTimeout(() => controller.abort(), 30);
+    await server.waitFor(() => server.held === 1);
+    controller.abort();
     const error = await failureOf(pending);
     expect(error.kind).toBe('cancelled');
   });

@@ -1,16 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { goldenDir, hasShared, sharedNote } from '../../../support/shared.ts';
 import { MemoryJudgeCache, parseVerdictsJson } from '../../../../src/core/judge/cache.ts';
 import { createJudgeProvider } from '../../../../src/core/judge/providers.ts';
 import { JudgeRunControl } from '../../../../src/core/judge/run-control.ts';
 import { runJudgeCalls } from '../../../../src/core/judge/runner.ts';
 import type { JudgeCache, JudgeCall, JudgeProgress, JudgeProvider } from '../../../../src/core/judge/types.ts';
 import {
+  promptOf,
+  startEchoJudge,
   startMockJudgeServer,
   type MockJudgeServer,
-  type RecordedRequest,
 } from '../../../support/mock-judge-server.ts';
 import { cacheKey, makeCall, makeCalls, MODEL, openAIEndpoint, recordingSleep, TEST_KEY } from './judge-fixtures.ts';
 
@@ -20,7 +21,7 @@ beforeEach(async () => {
   server = await startMockJudgeServer();
   provider = createJudgeProvider(openAIEndpoint(server.url), {
     responseFormat: { type: 'json_object' },
-    timeoutMs: 2000,
+    timeoutMs: 60_000,
   });
 });
 afterEach(async () => {
@@ -29,21 +30,46 @@ afterEach(async () => {
 
 /** Replies with a text derived from the prompt, so each reply can be checked against its call. */
 const replyFor = (prompt: string): string => `{"echo": ${JSON.stringify(prompt.slice(-12))}}`;
-function promptOf(request: RecordedRequest): string {
-  const body = request.body as { messages: Array<{ content: string }> };
-  return body.messages[1]!.content;
-}
 
-async function startEchoServer(delayMs = 0): Promise<void> {
+async function startEchoServer(): Promise<void> {
   await server.close();
-  server = await startMockJudgeServer({
-    fallback: (request) => ({ reply: replyFor(promptOf(request)), delayMs }),
-  });
+  server = await startEchoJudge(replyFor);
   provider = createJudgeProvider(openAIEndpoint(server.url), {
     responseFormat: { type: 'json_object' },
-    timeoutMs: 2000,
+    timeoutMs: 60_000,
   });
 }
+
+/** The provider, counting the calls the runner starts (counted when made, not when they arrive). */
+function counting(inner: JudgeProvider): { provider: JudgeProvider; started: () => number } {
+  let started = 0;
+  return {
+    provider: {
+      ...inner,
+      complete: (request, signal) => {
+        started++;
+        return inner.complete(request, signal);
+      },
+    },
+    started: () => started,
+  };
+}
+
+/** Progress as it is reported, and a wait for a given number of finished calls. */
+function progressLog(): { onProgress: (p: JudgeProgress) => void; done: (n: number) => Promise<void> } {
+  let latest = 0;
+  let waiting: Array<{ n: number; resolve: () => void }> = [];
+  return {
+    onProgress: (p) => {
+      latest = p.done;
+      waiting = waiting.filter((w) => (w.n <= latest ? (w.resolve(), false) : true));
+    },
+    done: (n) => (n <= latest ? Promise.resolve() : new Promise((resolve) => waiting.push({ n, resolve }))),
+  };
+}
+
+/** Lets every pending promise callback run (no timers): what a worker would do next has been done. */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const sleep = recordingSleep().sleep;
 
@@ -126,10 +152,11 @@ describe('runJudgeCalls', () => {
   });
 
   it('never has more requests in flight than the concurrency bound', async () => {
-    await startEchoServer(50);
+    await startEchoServer();
+    server.hold();
     const calls = await makeCalls(14);
     let maxReported = 0;
-    const result = await runJudgeCalls({
+    const pending = runJudgeCalls({
       calls,
       cache: new MemoryJudgeCache(),
       provider,
@@ -137,14 +164,21 @@ describe('runJudgeCalls', () => {
       retry: { sleep },
       onProgress: (p) => (maxReported = Math.max(maxReported, p.inFlight)),
     });
+    // Answered one at a time: each answer frees one slot, which the runner fills again.
+    for (let answered = 0; answered < 14; answered++) {
+      await server.waitFor(() => server.held === Math.min(3, 14 - answered));
+      await settle();
+      expect(server.requests.length).toBe(Math.min(14, answered + 3));
+      server.release(1);
+    }
+    const result = await pending;
     expect(result.replies.size).toBe(14);
-    expect(server.maxInFlight).toBeLessThanOrEqual(3);
-    expect(server.maxInFlight).toBeGreaterThan(1);
-    expect(maxReported).toBeLessThanOrEqual(3);
+    expect(server.maxInFlight).toBe(3);
+    expect(maxReported).toBe(3);
   });
 
   it('writes each reply to the cache as soon as it arrives', async () => {
-    await startEchoServer(20);
+    await startEchoServer();
     const calls = await makeCalls(6);
     const cache = new MemoryJudgeCache();
     const seen: Array<{ done: number; cachedEntries: number }> = [];
@@ -178,14 +212,16 @@ describe('runJudgeCalls', () => {
   });
 
   it('stops sending requests once cancelled', async () => {
-    await startEchoServer(30);
+    await startEchoServer();
+    server.hold();
     const calls = await makeCalls(20);
     const control = new JudgeRunControl();
     const cache = new MemoryJudgeCache();
-    const result = await runJudgeCalls({
+    const first = counting(provider);
+    const pending = runJudgeCalls({
       calls,
       cache,
-      provider,
+      provider: first.provider,
       concurrency: 2,
       control,
       retry: { sleep },
@@ -193,22 +229,30 @@ describe('runJudgeCalls', () => {
         if (p.done >= 2) control.cancel();
       },
     });
-    const sentAtEnd = server.requests.length;
+    await server.waitFor(() => server.held === 2);
+    server.release(2);
+    const result = await pending;
     expect(result.cancelled).toBe(true);
-    expect(sentAtEnd).toBeLessThanOrEqual(4);
+    expect(result.replies.size).toBe(2);
     expect(result.failures.size).toBe(0);
-    expect(result.replies.size).toBeLessThan(20);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.requests.length).toBe(sentAtEnd);
+    // The two answered, and at most one each that a worker had started before the cancel.
+    const startedAtEnd = first.started();
+    expect(startedAtEnd).toBeLessThanOrEqual(4);
+    await settle();
+    expect(first.started()).toBe(startedAtEnd);
 
     // A later run with the same cache resumes: it only sends what was not answered.
-    const resumed = await runJudgeCalls({ calls, cache, provider, retry: { sleep } });
-    expect(resumed.progress.cached).toBe(result.replies.size);
-    expect(server.requests.length).toBe(sentAtEnd + (20 - result.replies.size));
+    server.release();
+    const second = counting(provider);
+    const resumed = await runJudgeCalls({ calls, cache, provider: second.provider, retry: { sleep } });
+    expect(resumed.progress.cached).toBe(2);
+    expect(second.started()).toBe(18);
+    expect(resumed.replies.size).toBe(20);
   });
 
   it('cancels from an outside AbortSignal, aborting requests in flight', async () => {
-    await startEchoServer(5000);
+    await startEchoServer();
+    server.hold();
     const controller = new AbortController();
     const pending = runJudgeCalls({
       calls: await makeCalls(4),
@@ -217,53 +261,47 @@ describe('runJudgeCalls', () => {
       signal: controller.signal,
       retry: { sleep },
     });
-    setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
+    await server.waitFor(() => server.held === 4);
+    controller.abort();
+    // Never released: the run can only end, and the requests only close, by the abort.
     const result = await pending;
-    expect(Date.now() - started).toBeLessThan(2000);
+    await server.waitFor(() => server.inFlight === 0);
+    expect(server.held).toBe(0);
     expect(result.cancelled).toBe(true);
     expect(result.replies.size).toBe(0);
     expect(result.failures.size).toBe(0);
   });
 
   it('pauses (no new requests) and resumes', async () => {
-    await startEchoServer(10);
+    await startEchoServer();
+    server.hold();
     const calls = await makeCalls(8);
     const control = new JudgeRunControl();
-    let pausedOnce = false;
-    let markPaused: () => void = () => undefined;
-    const pausedAfterTwo = new Promise<void>((resolve) => (markPaused = resolve));
+    const counted = counting(provider);
+    const progress = progressLog();
     const pending = runJudgeCalls({
       calls,
       cache: new MemoryJudgeCache(),
-      provider,
+      provider: counted.provider,
       concurrency: 2,
       control,
       retry: { sleep },
-      onProgress: (p) => {
-        if (!pausedOnce && p.done >= 2) {
-          pausedOnce = true;
-          control.pause();
-          markPaused();
-        }
-      },
+      onProgress: progress.onProgress,
     });
-    await pausedAfterTwo;
-    // Requests already on their way when pause() ran still arrive; wait until the count settles.
-    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    let last = -1;
-    for (let waited = 0; (server.requests.length !== last || server.inFlight > 0) && waited < 5000; waited += 60) {
-      last = server.requests.length;
-      await wait(60);
-    }
-    const sentWhilePaused = server.requests.length;
-    expect(sentWhilePaused).toBeLessThanOrEqual(4);
-    await wait(200);
-    expect(server.requests.length).toBe(sentWhilePaused);
+    await server.waitFor(() => server.held === 2);
+    control.pause();
+    // The two requests already sent finish; their workers then wait instead of starting more.
+    server.release(2);
+    await progress.done(2);
+    await settle();
+    expect(counted.started()).toBe(2);
+    expect(server.requests).toHaveLength(2);
     expect(control.paused).toBe(true);
     control.resume();
+    server.release();
     const result = await pending;
     expect(result.replies.size).toBe(8);
+    expect(counted.started()).toBe(8);
     expect(server.requests).toHaveLength(8);
   });
 
@@ -282,45 +320,40 @@ describe('runJudgeCalls', () => {
   });
 });
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const sharedDir = path.resolve(projectRoot, '../shared');
-const goldenCase = path.join(sharedDir, 'golden/scoring/dev-seed7');
+const goldenCase = path.join(goldenDir, 'scoring/dev-seed7');
 
-describe.skipIf(!existsSync(sharedDir))(
-  'runJudgeCalls on the golden dev-seed7 calls (skipped: ../shared absent)',
-  () => {
-    it('fetches every golden call once and yields the golden verdicts', async () => {
-      const verdicts = parseVerdictsJson(readFileSync(path.join(goldenCase, 'verdicts.json'), 'utf8'));
-      const calls = readFileSync(path.join(goldenCase, 'judge-calls.jsonl'), 'utf8')
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line) as JudgeCall);
-      // The mock judge answers like the recorded judge: by the cache key of what it was sent.
-      const answering = await startMockJudgeServer({
-        fallback: async (request) => {
-          const body = request.body as { model: string; messages: Array<{ content: string }> };
-          const key = await cacheKey(body.model, body.messages[0]!.content, body.messages[1]!.content);
-          const reply = verdicts.get(key);
-          return reply === undefined ? { status: 404, body: 'unknown call' } : { reply };
-        },
-      });
-      try {
-        const goldenProvider = createJudgeProvider(openAIEndpoint(answering.url, MODEL), {
-          responseFormat: { type: 'json_object' },
-        });
-        const result = await runJudgeCalls({
-          calls,
-          cache: new MemoryJudgeCache(),
-          provider: goldenProvider,
-          retry: { sleep },
-        });
-        const distinct = new Set(calls.map((call) => call.key));
-        expect(answering.requests).toHaveLength(distinct.size);
-        expect(result.failures.size).toBe(0);
-        for (const call of calls) expect(result.replies.get(call.key)).toBe(verdicts.get(call.key));
-      } finally {
-        await answering.close();
-      }
+describe.skipIf(!hasShared)(`runJudgeCalls on the golden dev-seed7 calls (${sharedNote})`, () => {
+  it('fetches every golden call once and yields the golden verdicts', async () => {
+    const verdicts = parseVerdictsJson(readFileSync(path.join(goldenCase, 'verdicts.json'), 'utf8'));
+    const calls = readFileSync(path.join(goldenCase, 'judge-calls.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as JudgeCall);
+    // The mock judge answers like the recorded judge: by the cache key of what it was sent.
+    const answering = await startMockJudgeServer({
+      fallback: async (request) => {
+        const body = request.body as { model: string; messages: Array<{ content: string }> };
+        const key = await cacheKey(body.model, body.messages[0]!.content, body.messages[1]!.content);
+        const reply = verdicts.get(key);
+        return reply === undefined ? { status: 404, body: 'unknown call' } : { reply };
+      },
     });
-  },
-);
+    try {
+      const goldenProvider = createJudgeProvider(openAIEndpoint(answering.url, MODEL), {
+        responseFormat: { type: 'json_object' },
+      });
+      const result = await runJudgeCalls({
+        calls,
+        cache: new MemoryJudgeCache(),
+        provider: goldenProvider,
+        retry: { sleep },
+      });
+      const distinct = new Set(calls.map((call) => call.key));
+      expect(answering.requests).toHaveLength(distinct.size);
+      expect(result.failures.size).toBe(0);
+      for (const call of calls) expect(result.replies.get(call.key)).toBe(verdicts.get(call.key));
+    } finally {
+      await answering.close();
+    }
+  });
+});

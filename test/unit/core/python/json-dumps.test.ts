@@ -10,7 +10,7 @@ import {
   pyJsonStringAscii,
 } from '../../../../src/core/python/json-dumps.ts';
 import type { Task } from '../../../../src/core/release/types.ts';
-import { hasShared, releaseText, sharedNote } from '../release/shared-release.ts';
+import { hasShared, releaseText, sharedNote } from '../../../support/shared.ts';
 
 describe('pyJsonDumps escaping (json.dumps(ensure_ascii=False))', () => {
   it('uses the short escapes for quote, backslash and \\b \\f \\n \\r \\t', () => {

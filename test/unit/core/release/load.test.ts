@@ -1,14 +1,13 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasShared, projectRoot, sharedNote, v10Dir } from '../../../support/shared.ts';
 import { detectLayout } from '../../../../src/core/release/layout.ts';
 import { loadRelease, ReleaseRefused } from '../../../../src/core/release/load.ts';
 import { FileListSource, MemorySource, stripCommonRoot } from '../../../../src/core/release/source.ts';
 
-const root = path.resolve(import.meta.dirname, '../../../..');
-const v10 = path.resolve(root, '../shared/epstein-bench-v1.0');
-const mini = path.join(root, 'test/fixtures/mini-release');
-const hasShared = existsSync(v10);
+const v10 = v10Dir;
+const mini = path.join(projectRoot, 'test/fixtures/mini-release');
 
 function readFolder(dir: string, prefix = ''): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
@@ -107,7 +106,7 @@ describe('loading our layout (the mini fixture release)', () => {
   });
 });
 
-describe.skipIf(!hasShared)('loading the real v1.0 files (skipped when ../shared is absent)', () => {
+describe.skipIf(!hasShared)(`loading the real v1.0 files (${sharedNote})`, () => {
   it('loads a picked folder in the official layout, lists what it ignores and pins both questions files and the submission', async () => {
     const files = readFolder(v10, 'epstein-bench-v1.0/');
     const source = new FileListSource(

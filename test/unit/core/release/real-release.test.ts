@@ -21,7 +21,7 @@ import {
 import { sha256Hex } from '../../../../src/core/release/sha256.ts';
 import type { Manifest, ScoreReport, SplitName } from '../../../../src/core/release/types.ts';
 import type { Validator } from '../../../../src/core/release/validate.ts';
-import { hasShared, releaseBytes, sharedNote } from './shared-release.ts';
+import { hasShared, releaseBytes, sharedNote } from '../../../support/shared.ts';
 
 const decoder = new TextDecoder();
 
@@ -143,7 +143,7 @@ describe.skipIf(!hasShared)(`real v1.0 release files (${sharedNote})`, () => {
     expect(profile.bootstrap.seed).toBe(20260705);
   });
 
-  it('parses 1,038 tasks in a few ms', () => {
+  it('parses 1,038 tasks (time printed)', () => {
     const sample = decoder.decode(releaseBytes('full/tasks-sample.jsonl')).split('\n').filter(Boolean);
     const text = `${Array.from({ length: 1038 }, (_, i) => sample[i % sample.length]).join('\n')}\n`;
     const bytes = new TextEncoder().encode(text);
@@ -154,10 +154,9 @@ describe.skipIf(!hasShared)(`real v1.0 release files (${sharedNote})`, () => {
       best = Math.min(best, performance.now() - t0);
       expect(r.rows).toHaveLength(1038);
     }
-    // Generous bound for a loaded CI machine; typically about 10 ms for 1.5 MB.
+    // Printed, not asserted (typically about 10 ms for 1.5 MB).
     console.info(
       `parse+validate of 1,038 tasks (${(bytes.length / 1e6).toFixed(2)} MB): best of 8 = ${best.toFixed(1)} ms`,
     );
-    expect(best).toBeLessThan(100);
   });
 });

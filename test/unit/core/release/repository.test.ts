@@ -6,7 +6,7 @@ import { MemorySource, type ReleaseSource } from '../../../../src/core/release/s
 import { OnlySource } from '../../../../src/core/release/only-source.ts';
 import type { LayoutName } from '../../../../src/core/release/layout.ts';
 import { repositoryFiles } from '../../../support/repository-mirror.ts';
-import { hasShared, releaseDir, releaseText, sharedNote } from './shared-release.ts';
+import { hasShared, releaseText, sharedNote, v10Dir as releaseDir } from '../../../support/shared.ts';
 
 /** A source that cannot be listed (like a URL) and records every path it is asked for. */
 class UrlLikeSource implements ReleaseSource {

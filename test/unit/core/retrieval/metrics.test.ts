@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { goldenDir, hasShared, sharedNote } from '../../../support/shared.ts';
 import {
   benchmarkNdcgAt10,
   benchmarkRecallAt,
@@ -11,9 +12,6 @@ import {
   trecEvalQuery,
 } from '../../../../src/core/retrieval/metrics.ts';
 import { parseQrels, parseRun, qrelsFromGold } from '../../../../src/core/retrieval/trec.ts';
-
-const projectRoot = path.resolve(import.meta.dirname, '../../../..');
-const shared = path.resolve(projectRoot, '../shared');
 
 describe("benchmark retrieval diagnostics (spec 2.3, test_score.py's cases)", () => {
   it('recall@k: half of the gold found gives 0.5; empty gold gives 0', () => {
@@ -41,36 +39,32 @@ describe("benchmark retrieval diagnostics (spec 2.3, test_score.py's cases)", ()
   });
 
   const cases = ['dev-seed7', 'sample-a-seed5'];
-  const haveShared = existsSync(path.join(shared, 'golden/scoring'));
-  it.skipIf(!haveShared)(
-    `equals the canonical scorer's retrieval block (skipped only when ${shared} is absent)`,
-    () => {
-      for (const name of cases) {
-        const dir = path.join(shared, 'golden/scoring', name);
-        const lines = (f: string) =>
-          readFileSync(path.join(dir, f), 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l) as Record<string, unknown>);
-        const retrieved = new Map(
-          lines('predictions.jsonl').map((p) => [
-            p['task_id'] as string,
-            ((p['retrieved'] as unknown[] | undefined) ?? []).map(String),
-          ]),
-        );
-        const counted = lines('tasks.jsonl')
-          .filter((t) => t['type'] !== 'unanswerable' && t['type'] !== 'false_premise')
-          .map((t) => ({
-            gold: t['gold_docs'] as string[],
-            retrieved: [...new Set(retrieved.get(t['task_id'] as string) ?? [])].slice(0, 20),
-          }));
-        const report = JSON.parse(readFileSync(path.join(dir, 'scores.json'), 'utf8')) as {
-          retrieval: Record<string, number>;
-        };
-        expect(benchmarkRetrievalScores(counted)).toEqual(report.retrieval);
-      }
-    },
-  );
+  it.skipIf(!hasShared)(`equals the canonical scorer's retrieval block (${sharedNote})`, () => {
+    for (const name of cases) {
+      const dir = path.join(goldenDir, 'scoring', name);
+      const lines = (f: string) =>
+        readFileSync(path.join(dir, f), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const retrieved = new Map(
+        lines('predictions.jsonl').map((p) => [
+          p['task_id'] as string,
+          ((p['retrieved'] as unknown[] | undefined) ?? []).map(String),
+        ]),
+      );
+      const counted = lines('tasks.jsonl')
+        .filter((t) => t['type'] !== 'unanswerable' && t['type'] !== 'false_premise')
+        .map((t) => ({
+          gold: t['gold_docs'] as string[],
+          retrieved: [...new Set(retrieved.get(t['task_id'] as string) ?? [])].slice(0, 20),
+        }));
+      const report = JSON.parse(readFileSync(path.join(dir, 'scores.json'), 'utf8')) as {
+        retrieval: Record<string, number>;
+      };
+      expect(benchmarkRetrievalScores(counted)).toEqual(report.retrieval);
+    }
+  });
 });
 
 describe('trec_eval measures', () => {

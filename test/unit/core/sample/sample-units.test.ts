@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkDoc } from '../../../../src/core/sample/chunking.ts';
 import { extractNames } from '../../../../src/core/sample/entity-index.ts';
-import { PoolBm25 } from '../../../../src/core/sample/pool-bm25.ts';
+import { bm25PoolRetriever } from '../../../../src/core/sample/pool-retriever.ts';
 import { Prng } from '../../../../src/core/sample/prng.ts';
 import { screenQuality } from '../../../../src/core/sample/quality.ts';
 import { tokenF1 } from '../../../../src/core/sample/token-f1.ts';
@@ -66,9 +66,9 @@ describe('token-F1 and entity names', () => {
   });
 });
 
-describe('pool BM25', () => {
+describe('pool BM25 (the retrieval core)', () => {
   it('ranks docs by their best chunk', () => {
-    const bm25 = new PoolBm25([
+    const bm25 = bm25PoolRetriever([
       { chunk_id: 'A#0', doc_id: 'A', text: 'harbour wall repairs' },
       { chunk_id: 'B#0', doc_id: 'B', text: 'the aircraft left the harbour' },
       { chunk_id: 'B#1', doc_id: 'B', text: 'aircraft aircraft aircraft' },

@@ -3,7 +3,7 @@ import { stratifiedBootstrapCi } from '../../../../src/core/scoring/bootstrap.ts
 import { fillBoundedIntegers } from '../../../../src/core/python/numpy-random.ts';
 import { numpyMean, numpyPercentileLinear, pairwiseSum } from '../../../../src/core/python/numpy-stats.ts';
 import { Pcg64 } from '../../../../src/core/python/pcg64.ts';
-import { hasShared, readShared, sharedSkipReason } from './shared-data.ts';
+import { hasShared, readShared, sharedNote } from '../../../support/shared.ts';
 
 interface Vectors {
   seed: number;
@@ -14,7 +14,7 @@ interface Vectors {
 }
 
 describe.runIf(hasShared)(
-  `numpy PCG64 port against numpy 1.24 reference vectors${hasShared ? '' : ` (${sharedSkipReason})`}`,
+  `numpy PCG64 port against numpy 1.24 reference vectors${hasShared ? '' : ` (${sharedNote})`}`,
   () => {
     const vectors = hasShared ? (JSON.parse(readShared('golden/numpy/pcg64-bootstrap-vectors.json')) as Vectors) : null;
 
@@ -93,15 +93,17 @@ describe('numpy summation and bootstrap helpers', () => {
     expect(ci).toEqual([0.5, 0.5]);
   });
 
-  it('runs 1000 iterations over 1,038 tasks twice in well under a second', () => {
+  it('runs 1000 iterations over 1,038 tasks, the same for the same seed (time printed, not asserted)', () => {
     const sizes = [823, 111, 27, 7, 32, 38];
     const byType = new Map(
       sizes.map((n, t) => [String(t), Array.from({ length: n }, (_, i) => ((i * 7 + t) % 3) / 2)]),
     );
-    const rng = Pcg64.fromSeed(20260705);
+    const settings = { iterations: 1000, percentiles: [2.5, 97.5] as const };
     const start = performance.now();
-    stratifiedBootstrapCi(byType, rng, { iterations: 1000, percentiles: [2.5, 97.5] });
-    stratifiedBootstrapCi(byType, rng, { iterations: 1000, percentiles: [2.5, 97.5] });
-    expect(performance.now() - start).toBeLessThan(1000);
+    const first = stratifiedBootstrapCi(byType, Pcg64.fromSeed(20260705), settings);
+    console.info(`bootstrap, 1000 iterations over 1,038 tasks: ${(performance.now() - start).toFixed(1)} ms`);
+    const again = stratifiedBootstrapCi(byType, Pcg64.fromSeed(20260705), settings);
+    expect(again).toEqual(first);
+    expect(first[0]).toBeLessThan(first[1]!);
   });
 });

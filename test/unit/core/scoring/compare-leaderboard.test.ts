@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Leaderboard, Manifest } from '../../../../src/core/release/types.ts';
 import { compareScores, toleranceFor } from '../../../../src/core/scoring/compare.ts';
 import { checkLeaderboard } from '../../../../src/core/scoring/leaderboard-check.ts';
-import { hasShared, readShared, sharedSkipReason } from './shared-data.ts';
+import { hasShared, readShared, sharedNote } from '../../../support/shared.ts';
 
 describe('compareScores (scripts/compare_scores.py)', () => {
   it('applies the CI tolerances by path', () => {
@@ -43,7 +43,7 @@ describe('compareScores (scripts/compare_scores.py)', () => {
   });
 });
 
-describe.runIf(hasShared)(`published leaderboard and submissions${hasShared ? '' : ` (${sharedSkipReason})`}`, () => {
+describe.runIf(hasShared)(`published leaderboard and submissions${hasShared ? '' : ` (${sharedNote})`}`, () => {
   it('holds macro = mean(per_type) and micro = manifest-weighted mean to 1e-9 for all 7 rows', () => {
     const lb = JSON.parse(readShared('epstein-bench-v1.0', 'leaderboard.json')) as Leaderboard;
     const manifest = JSON.parse(readShared('epstein-bench-v1.0', 'manifest.json')) as Manifest;

@@ -13,7 +13,7 @@ import {
 } from '../../../../src/core/scoring/score.ts';
 import type { JudgeFn } from '../../../../src/core/scoring/score.ts';
 import { parseJudgeProfile, parseTasksJsonl } from '../../../../src/core/scoring/scoring-inputs.ts';
-import { goldenCases, hasShared, readShared, sharedSkipReason } from './shared-data.ts';
+import { goldenCases, hasShared, readShared, sharedNote } from '../../../support/shared.ts';
 
 interface GoldenCall {
   task_id: string;
@@ -46,7 +46,7 @@ function cacheJudge(verdicts: Record<string, string>): JudgeFn {
   };
 }
 
-describe.runIf(hasShared)(`golden cases of the canonical scorer${hasShared ? '' : ` (${sharedSkipReason})`}`, () => {
+describe.runIf(hasShared)(`golden cases of the canonical scorer${hasShared ? '' : ` (${sharedNote})`}`, () => {
   const profile: JudgeProfile | null = hasShared
     ? parseJudgeProfile(JSON.parse(readShared('epstein-bench-v1.0', 'judge-profile.json')))
     : null;

@@ -46,10 +46,10 @@ function fullSizeSplit(): { tasks: Task[]; text: string } {
   return { tasks, text: jsonl(rows) };
 }
 
-describe('scorer speed at full split size (1,038 predictions)', () => {
+describe('scorer at full split size (1,038 predictions); times are printed, not asserted', () => {
   const { tasks, text } = fullSizeSplit();
 
-  it('validates and computes the judge-free metrics fast (goal 200 ms)', () => {
+  it('validates and computes the judge-free metrics (goal 200 ms)', () => {
     parsePredictions(text, tasks); // warm up the JIT once
     const start = performance.now();
     const predictions = parsePredictions(text, tasks);
@@ -58,10 +58,9 @@ describe('scorer speed at full split size (1,038 predictions)', () => {
     console.log(`validation + deterministic metrics: ${ms.toFixed(1)} ms`);
     expect(predictions.ok).toBe(true);
     expect(metrics.n_tasks).toBe(1038);
-    expect(ms).toBeLessThan(1000);
   });
 
-  it('builds the full report from a warm cache fast (goal 1 s)', async () => {
+  it('builds the full report from a warm cache (goal 1 s)', async () => {
     const predictions = parsePredictions(text, tasks);
     const judge = async (call: { tag: string }) =>
       call.tag === 'AGGJUDGE'
@@ -75,6 +74,5 @@ describe('scorer speed at full split size (1,038 predictions)', () => {
     const ms = performance.now() - start;
     console.log(`full report from a warm cache: ${ms.toFixed(1)} ms (${outcome.calls.length} judge calls)`);
     expect(outcome.calls.length).toBe(1038 + 38);
-    expect(ms).toBeLessThan(4000);
   });
 });

@@ -17,7 +17,12 @@ import type { PredictionsResult } from '../../../../src/core/scoring/predictions
 import { JudgeCallMissingError, ScoringAbortedError, scoreSubmission } from '../../../../src/core/scoring/score.ts';
 import type { JudgeFn } from '../../../../src/core/scoring/score.ts';
 import { parseJudgeProfile, parseTasksJsonl } from '../../../../src/core/scoring/scoring-inputs.ts';
-import { hasShared, projectRootDir, readShared, sharedSkipReason } from './shared-data.ts';
+import {
+  hasShared,
+  projectRoot as projectRootDir,
+  readShared,
+  sharedNote as sharedSkipReason,
+} from '../../../support/shared.ts';
 
 interface CaseFile {
   about: string;

@@ -18,9 +18,10 @@ import { referencedDocIds } from '../../../../src/core/source-docs/referenced.ts
 import { safeLinkUrl } from '../../../../src/core/source-docs/safe-link.ts';
 import { SettingsError, settingsFrom } from '../../../../src/core/source-docs/settings.ts';
 import type { CachedLocation } from '../../../../src/core/source-docs/cache.ts';
+import { hasShared, projectRoot, sharedNote, v10Dir } from '../../../support/shared.ts';
 
-const root = path.resolve(import.meta.dirname, '../../../..');
-const v10 = path.resolve(root, '../shared/epstein-bench-v1.0');
+const root = projectRoot;
+const v10 = v10Dir;
 const shard = (i: number) => ({ path: `data/train-0000${i}.parquet`, size: 1000 + i, oid: `oid${i}` });
 
 describe('settings', () => {
@@ -151,7 +152,7 @@ describe('referenced doc ids', () => {
     expect(ids.all.every((id) => inCorpus.has(id))).toBe(true);
   });
 
-  it.skipIf(!existsSync(v10))('counts v1.0’s ids by kind (skipped when ../shared is absent)', async () => {
+  it.skipIf(!hasShared)(`counts v1.0’s ids by kind (${sharedNote})`, async () => {
     const ids = referencedDocIds(await loadRelease(new FolderSource(v10)));
     expect(ids.all.length).toBe(21_836);
     expect(ids.byKind.gold.size).toBe(5_054);
