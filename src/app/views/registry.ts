@@ -9,6 +9,8 @@ import CardView from './CardView.svelte';
 import SystemsView from './SystemsView.svelte';
 import ScoreView from './score/ScoreView.svelte';
 import SearchView from './search/SearchView.svelte';
+import AuditView from './audit/AuditView.svelte';
+import SpotCheckView from './audit/SpotCheckView.svelte';
 
 /** Every page of the explorer; `?view=<id>` selects one (tasks when absent). */
 export interface ViewEntry {
@@ -29,6 +31,8 @@ export const VIEWS: readonly ViewEntry[] = [
   { id: 'card', label: 'Dataset card', inNav: true, component: CardView },
   { id: 'search', label: 'Retrieval', inNav: true, component: SearchView },
   { id: 'score', label: 'Score', inNav: true, component: ScoreView },
+  { id: 'audit', label: 'Audit', inNav: true, component: AuditView },
+  { id: 'spotcheck', label: 'Spot-check', inNav: true, component: SpotCheckView },
 ];
 
 export function viewOf(id: string | undefined): ViewEntry {

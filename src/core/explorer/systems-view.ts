@@ -30,8 +30,14 @@ export const SYSTEM_FILTERS = [
   { id: 'one-cited', label: 'only one system cited a gold document', verdicts: false },
   { id: 'all-cited', label: 'every system cited a gold document', verdicts: false },
   { id: 'retrieved-not-cited', label: 'a system retrieved gold but cited none of it', verdicts: false },
+  { id: 'cited-outside', label: 'a system cited a document outside the gold set (pool bias)', verdicts: false },
   { id: 'none-correct', label: 'no system got credit from the judge', verdicts: true },
   { id: 'one-correct', label: 'only one system got credit from the judge', verdicts: true },
+  {
+    id: 'credit-outside',
+    label: 'a system got credit but a cited score of 0, its gate citing outside the gold set (pool bias)',
+    verdicts: true,
+  },
 ] as const;
 export type SystemFilter = (typeof SYSTEM_FILTERS)[number]['id'];
 
@@ -86,6 +92,7 @@ function keeps(
   task: SystemsTask,
   cells: Array<SystemTaskNumbers | null>,
   credit: Array<number | undefined>,
+  uncredit: Array<number | undefined> = [],
 ): boolean {
   const present = cells.filter((c) => c !== null);
   switch (filter) {
@@ -101,6 +108,11 @@ function keeps(
       return hasGold(task) && present.length > 0 && present.every(cited);
     case 'retrieved-not-cited':
       return hasGold(task) && present.some((c) => retrieved(c) && !cited(c));
+    case 'cited-outside':
+      return present.some((c) => c.citedOutside > 0);
+    case 'credit-outside':
+      // the Audit page's pool-bias rule: judged (partly) correct, cited score 0, the gate citing outside the gold set
+      return cells.some((c, i) => c !== null && c.gateOutside > 0 && (uncredit[i] ?? 0) > 0 && credit[i] === 0);
     case 'none-correct': {
       const known = credit.filter((v) => v !== undefined);
       return known.length > 0 && known.length === credit.length && known.every((v) => v === 0);
@@ -149,6 +161,7 @@ export function systemsTable(
 ): SystemsTable {
   const shown = matrix.systems.map((_, i) => i).filter((i) => !q.hidden.includes(matrix.systems[i]!.slug));
   const creditOf = (i: number, taskId: string) => verdicts?.[matrix.systems[i]!.slug]?.[taskId]?.[0];
+  const uncitedOf = (i: number, taskId: string) => verdicts?.[matrix.systems[i]!.slug]?.[taskId]?.[1];
   const counts = Object.fromEntries(SYSTEM_FILTERS.map((f) => [f.id, 0])) as Record<SystemFilter, number>;
   const kept: Array<{ index: number; row: SystemsRow }> = [];
   matrix.tasks.forEach((task, t) => {
@@ -156,8 +169,9 @@ export function systemsTable(
     if (!matchesText(task, q.text)) return;
     const cells = shown.map((i) => matrix.cells[t]![i]!);
     const credit = shown.map((i) => creditOf(i, task.task_id));
-    for (const f of SYSTEM_FILTERS) if (keeps(f.id, task, cells, credit)) counts[f.id]++;
-    if (!keeps(q.filter, task, cells, credit)) return;
+    const uncredit = shown.map((i) => uncitedOf(i, task.task_id));
+    for (const f of SYSTEM_FILTERS) if (keeps(f.id, task, cells, credit, uncredit)) counts[f.id]++;
+    if (!keeps(q.filter, task, cells, credit, uncredit)) return;
     kept.push({ index: t, row: { task, cells: shown.map((i, k) => cellOf(q.metric, cells[k]!, credit[k])) } });
   });
 

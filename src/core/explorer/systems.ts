@@ -36,6 +36,9 @@ export interface SystemTaskNumbers {
   citationRecall: number | null;
   /** Gold documents in the (deduplicated, capped) retrieved list. */
   retrievedGold: number;
+  /** Distinct cited documents outside the citation gold (pool bias), and of those, the ones in the gate. */
+  citedOutside: number;
+  gateOutside: number;
 }
 
 export interface SystemsTask {
@@ -76,7 +79,7 @@ interface Parsed {
   result: PredictionsResult;
 }
 
-export function numbersFor(task: Task, p: ScoringPrediction): SystemTaskNumbers {
+export function numbersFor(task: Task, p: ScoringPrediction, gate = 3): SystemTaskNumbers {
   const gold = task.gold_docs ?? [];
   const citeGold = citationGold(task);
   const retrieved = new Set(p.retrieved);
@@ -92,6 +95,8 @@ export function numbersFor(task: Task, p: ScoringPrediction): SystemTaskNumbers 
     citationPrecision: cit?.precision ?? null,
     citationRecall: cit?.recall ?? null,
     retrievedGold: gold.filter((g) => retrieved.has(g)).length,
+    citedOutside: noGold ? 0 : new Set(p.citations.filter((c) => !citeGold.has(c))).size,
+    gateOutside: noGold ? 0 : new Set(p.citations.slice(0, gate).filter((c) => !citeGold.has(c))).size,
   };
 }
 
@@ -166,7 +171,7 @@ export class SystemsIndex {
       cells: tasks.map((t) =>
         systems.map((s) => {
           const p = s.result.byTaskId.get(t.task_id);
-          return p ? numbersFor(t, p) : null;
+          return p ? numbersFor(t, p, this.gate) : null;
         }),
       ),
       leftOut: this.leftOut.get(split) ?? [],
@@ -199,7 +204,7 @@ export class SystemsIndex {
       return {
         slug: info.slug,
         name: info.name,
-        numbers: numbersFor(task, p),
+        numbers: numbersFor(task, p, this.gate),
         answer: p.answer.slice(0, SHOWN_ANSWER_CHARS),
         answerChars: p.answer.length,
         citations: p.citations.map((doc_id, i) => ({ doc_id, gold: citeGold.has(doc_id), gate: i < this.gate })),

@@ -28,7 +28,7 @@ export interface ReleaseScoringInputs {
   shippedCacheError?: string;
 }
 
-async function readShippedCache(
+export async function readShippedCache(
   source: ReleaseSource,
   pins: Record<string, string> | undefined,
 ): Promise<{ map: Map<string, string>; error?: string }> {

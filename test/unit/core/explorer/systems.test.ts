@@ -89,6 +89,8 @@ describe('systemsTable filters, metric and order', () => {
     citationPrecision: 0,
     citationRecall: 0,
     retrievedGold: 0,
+    citedOutside: 0,
+    gateOutside: 0,
     ...o,
   });
   const hit = n({ recall5: 1, recall20: 1, ndcg10: 1, citedGold: 1, citationPrecision: 1, retrievedGold: 1 });

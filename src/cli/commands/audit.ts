@@ -1,0 +1,254 @@
+/**
+ * `audit`: the benchmark's own weak points, measured on a release (README, "Auditing"):
+ * grounding of gold answers in gold documents, evidence past the judges' excerpt, and the pool
+ * bias of each submission; with --labels, the spot-check error rates and agreement.
+ * Exit: 0 done, 1 an input could not be read, 2 wrong usage.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { FolderSource } from '../../adapters/node/folder-source.ts';
+import { JudgeCacheError, openJudgeCache } from '../../adapters/node/judge-cache-fs.ts';
+import { loadAuditInputs, type AuditInputs } from '../../core/audit/inputs.ts';
+import { auditReport, runAudit, summaryLines, type AuditSubmission } from '../../core/audit/report.ts';
+import { JUDGE_EXCERPT_CHARS } from '../../core/audit/rules.ts';
+import { parseLabelsJsonl } from '../../core/audit/spot-check/labels.ts';
+import { spotCheckStats, type SpotCheckStats } from '../../core/audit/spot-check/stats.ts';
+import { ReleaseRefused } from '../../core/release/load.ts';
+import { SPLITS, type SplitName } from '../../core/release/types.ts';
+import { parseArgs, UsageError } from '../args.ts';
+import { SOURCE_OPTIONS_HELP, SOURCE_SWITCHES, SOURCE_VALUED_FLAGS, sourceOptions } from '../source-options.ts';
+import { chainProviders } from '../../core/audit/doc-text.ts';
+import { hfSourceProvider } from '../../core/audit/source-provider.ts';
+import { parseLocator, type SourceLocator } from '../../core/source-docs/locator.ts';
+import { HfSourceDocs } from '../../core/source-docs/lookup.ts';
+
+const USAGE = `usage: npm run cli -- audit <release-folder> [--split full|dev] [--submissions DIR]
+         [--judge-cache FILE|DIR] [--labels FILE] [--excerpt-chars N] [--out report.json]
+         [--source-docs [--hf-endpoint URL] [--dataset REPO] [--revision REV] [--locator FILE] [--cache DIR | --no-cache]]
+
+Audits a release as README "Auditing" describes, over one split (default: full):
+  grounding   each single_hop/timeline answer and each aggregation/dossier item against its gold
+              documents: verbatim (lowercased, whitespace runs collapsed) or >= 60% of its distinct
+              [a-z0-9]{2,} tokens among the document's tokens; the share per type as the card prints it
+  cut-off     gold documents whose evidence starts at or after the judges' excerpt (2,500 characters)
+  pool bias   for every submission of the release (and those under --submissions DIR): citations
+              outside the gold set; with judge verdicts (the release's judge-cache.json and
+              --judge-cache), answers judged correct whose gate held no gold document
+Documents are read from the release's corpus (docs.parquet or docs.jsonl); with --source-docs,
+those it lacks are read from the Hugging Face source by doc_id (range reads, see source-doc).
+Without text (v1.0 offline) the audit runs over zero documents, and the report says so.
+  --submissions DIR   a submission folder (predictions.jsonl [+ metadata.json]) or a folder of them
+  --judge-cache       a verdicts.json map or the benchmark's cache folder, besides the release's own
+  --labels FILE       spot-check labels JSONL (exported from the Spot-check page): error rates with
+                      Wilson 95% intervals, Cohen's kappa vs the judge and between reviewers
+  --out FILE          write the report as JSON (the summary is printed either way)
+  --source-docs       read documents the release lacks from the Hugging Face source:
+${SOURCE_OPTIONS_HELP}
+  --locator FILE      a source-locate output: go straight to each document's row
+Exit: 0 done, 1 an input could not be read, 2 wrong usage.
+`;
+
+class InputError extends Error {}
+
+interface Options {
+  folder: string;
+  split?: SplitName;
+  submissionsDir?: string;
+  judgeCache?: string;
+  labels?: string;
+  excerptChars: number;
+  out?: string;
+  source?: { docs: HfSourceDocs; cacheLabel: string };
+}
+
+function options(args: string[]): Options | 'help' {
+  const parsed = parseArgs(args, [
+    'split',
+    'submissions',
+    'judge-cache',
+    'labels',
+    'excerpt-chars',
+    'out',
+    'locator',
+    ...SOURCE_VALUED_FLAGS,
+  ]);
+  if (parsed.switches.has('help')) return 'help';
+  const known = new Set<string>(['source-docs', ...SOURCE_SWITCHES]);
+  const unknown = [...parsed.switches].find((s) => !known.has(s));
+  if (unknown) throw new UsageError(`unknown option --${unknown}`);
+  const sourceFlags = [...SOURCE_VALUED_FLAGS, 'locator'].filter((f) => parsed.flags.has(f));
+  if (!parsed.switches.has('source-docs') && (sourceFlags.length || parsed.switches.has('no-cache')))
+    throw new UsageError(`--${sourceFlags[0] ?? 'no-cache'} needs --source-docs`);
+  if (parsed.positional.length !== 1) throw new UsageError('expected one release folder');
+  const folder = parsed.positional[0]!;
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${folder} is not a folder`);
+  const split = parsed.flags.get('split');
+  if (split !== undefined && !SPLITS.includes(split as SplitName))
+    throw new UsageError(`--split must be one of ${SPLITS.join(', ')}, found ${JSON.stringify(split)}`);
+  const excerpt = parsed.flags.get('excerpt-chars') ?? String(JUDGE_EXCERPT_CHARS);
+  if (!/^\d{1,7}$/.test(excerpt) || Number(excerpt) < 1)
+    throw new UsageError(`--excerpt-chars must be a positive integer, found ${JSON.stringify(excerpt)}`);
+  const opt: Options = { folder, excerptChars: Number(excerpt) };
+  if (split) opt.split = split as SplitName;
+  for (const [flag, key] of [
+    ['submissions', 'submissionsDir'],
+    ['judge-cache', 'judgeCache'],
+    ['labels', 'labels'],
+    ['out', 'out'],
+  ] as const) {
+    const v = parsed.flags.get(flag);
+    if (v !== undefined) opt[key] = v;
+  }
+  if (parsed.switches.has('source-docs')) {
+    const { settings, cache, cacheLabel } = sourceOptions(parsed);
+    const locatorFile = parsed.flags.get('locator');
+    let locator: SourceLocator | undefined;
+    if (locatorFile) {
+      try {
+        locator = parseLocator(readFileSync(locatorFile, 'utf8'), locatorFile);
+      } catch (e) {
+        throw new UsageError(`--locator ${locatorFile}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    opt.source = { docs: new HfSourceDocs({ settings, fetch: (u, i) => fetch(u, i), cache, locator }), cacheLabel };
+  }
+  return opt;
+}
+
+async function readUtf8(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read ${what} ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** A submission folder, or a folder of submission folders. */
+async function extraSubmissions(dir: string): Promise<AuditSubmission[]> {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`--submissions ${dir} is not a folder`);
+  const folders = existsSync(path.join(dir, 'predictions.jsonl'))
+    ? [dir]
+    : readdirSync(dir)
+        .map((n) => path.join(dir, n))
+        .filter((p) => existsSync(path.join(p, 'predictions.jsonl')))
+        .sort();
+  if (folders.length === 0)
+    throw new InputError(`--submissions ${dir}: no predictions.jsonl in it or in its subfolders`);
+  const out: AuditSubmission[] = [];
+  for (const f of folders) {
+    const metaPath = path.join(f, 'metadata.json');
+    let meta: { system_name?: unknown; split?: unknown } = {};
+    if (existsSync(metaPath)) {
+      try {
+        meta = JSON.parse(await readUtf8(metaPath, 'metadata')) as typeof meta;
+      } catch (e) {
+        if (e instanceof InputError) throw e;
+        throw new InputError(`${metaPath}: invalid JSON (${(e as Error).message})`);
+      }
+    }
+    const sub: AuditSubmission = {
+      slug: path.basename(path.resolve(f)),
+      predictionsText: await readUtf8(path.join(f, 'predictions.jsonl'), 'predictions'),
+    };
+    if (typeof meta.system_name === 'string') sub.system_name = meta.system_name;
+    if (meta.split === 'full' || meta.split === 'dev') sub.split = meta.split;
+    out.push(sub);
+  }
+  return out;
+}
+
+async function labelStats(file: string, inputs: AuditInputs): Promise<{ stats: SpotCheckStats; other: number }> {
+  const { labels, issues } = parseLabelsJsonl(await readUtf8(file, 'labels file'), file);
+  if (issues.length)
+    throw new InputError(
+      issues
+        .slice(0, 10)
+        .map((i) => i.message)
+        .join('\n'),
+    );
+  const mine = labels.filter((l) => l.release_id === inputs.releaseId && l.dataset_version === inputs.datasetVersion);
+  return { stats: spotCheckStats(mine), other: labels.length - mine.length };
+}
+
+export async function run(args: string[]): Promise<number> {
+  let opt: Options;
+  try {
+    const o = options(args);
+    if (o === 'help') {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    opt = o;
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`);
+    return 2;
+  }
+
+  try {
+    const inputs = await loadAuditInputs(new FolderSource(opt.folder));
+    const badKey = inputs.invalid.find((f) => f.kind === 'tasks');
+    if (badKey)
+      throw new InputError(
+        `${path.join(opt.folder, badKey.path)} is invalid; the audit needs the whole answer key:\n  ${badKey.problems.join('\n  ')}`,
+      );
+    const split = opt.split ?? (inputs.tasks.full ? 'full' : (Object.keys(inputs.tasks)[0] as SplitName | undefined));
+    if (!split || !inputs.tasks[split])
+      throw new InputError(
+        `${opt.folder}: no answer key (tasks.jsonl) for ${opt.split ?? 'any split'}; nothing to audit`,
+      );
+    const extraCache = opt.judgeCache ? await openJudgeCache(opt.judgeCache) : undefined;
+    const submissions: AuditSubmission[] = inputs.submissions.map((s) => ({
+      slug: s.slug,
+      system_name: s.metadata?.system_name ?? s.scores?.system_name ?? null,
+      ...(s.metadata?.split ? { split: s.metadata.split } : {}),
+      predictionsText: s.predictionsText!,
+    }));
+    if (opt.submissionsDir) submissions.push(...(await extraSubmissions(opt.submissionsDir)));
+    const labels = opt.labels ? await labelStats(opt.labels, inputs) : undefined;
+    const hasCache = inputs.shippedCache.size > 0 || extraCache !== undefined;
+    const hf = opt.source ? hfSourceProvider(opt.source.docs) : undefined;
+    const docs = hf ? chainProviders([inputs.releaseDocs, hf.provider]) : inputs.releaseDocs;
+    const run = await runAudit({
+      release: { id: inputs.releaseId, title: inputs.title, dataset_version: inputs.datasetVersion },
+      split,
+      tasks: inputs.tasks,
+      docs,
+      ...(inputs.profile ? { profile: inputs.profile } : {}),
+      submissions,
+      ...(hasCache
+        ? { lookup: async (key: string) => inputs.shippedCache.get(key) ?? (await extraCache?.get(key)) }
+        : {}),
+      excerptChars: opt.excerptChars,
+    });
+    const report = auditReport(
+      { id: inputs.releaseId, title: inputs.title, dataset_version: inputs.datasetVersion },
+      run,
+      labels?.stats,
+    );
+    const lines = summaryLines(report);
+    if (inputs.shippedCacheError) lines.push(`note: ${inputs.shippedCacheError}`);
+    if (hf && opt.source) {
+      const t = opt.source.docs.totals;
+      lines.push(
+        `source documents: ${t.requests} requests, ${(t.bytes / 1e6).toFixed(1)} MB; cache ${opt.source.cacheLabel}${hf.failures.count ? `; ${hf.failures.count} could not be read (first: ${hf.failures.first})` : ''}${hf.failures.gaveUp ? '; the source could not be reached, so the other documents were not asked for' : ''}`,
+      );
+    }
+    for (const f of inputs.invalid)
+      lines.push(`note: ${f.path} failed its checks (${f.problems[0] ?? 'invalid'}); its valid rows were used`);
+    if (labels?.other)
+      lines.push(`note: ${labels.other} label(s) in ${opt.labels} are for another release or version; left out`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    if (opt.out) {
+      await writeFile(opt.out, `${JSON.stringify(report, null, 2)}\n`);
+      process.stdout.write(`\nreport written to ${opt.out}\n`);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof InputError || e instanceof ReleaseRefused || e instanceof JudgeCacheError) {
+      process.stderr.write(`audit: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}

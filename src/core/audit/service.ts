@@ -1,0 +1,418 @@
+/**
+ * The audit worker's engine: opens a release once, runs the audits over a split (document text
+ * from the release, then any injected provider), and answers the Audit and Spot-check pages with
+ * plain rows. Judge verdicts come from the judge cache the release ships and from the Score
+ * page's cache, looked up by key; no judge is ever called here.
+ */
+import type { LoadProgress } from '../release/load.ts';
+import { sourceKey, sourceOf, type SourceSpec } from '../release/source-spec.ts';
+import type { SplitName, Task, TaskType } from '../release/types.ts';
+import { parsePredictions, type PredictionsResult } from '../scoring/predictions.ts';
+import { ABSENCE_TYPES, questionNames, targetNeedles, targetOf } from './absence.ts';
+import { chainProviders, type DocTextProvider } from './doc-text.ts';
+import { sourceTextProvider, type SourceRead, type SourceReadFailures } from './source-provider.ts';
+import type { PoolBias } from './pool-bias.ts';
+import { loadAuditInputs, type AuditInputs } from './inputs.ts';
+import { judgedScore, type ReplyLookup } from './judged.ts';
+import { passageSnippet, runAudit, formatTypeShare, type AuditRun } from './report.ts';
+import { stratifiedSample } from './spot-check/sample.ts';
+import type { JudgeVerdict } from './spot-check/labels.ts';
+
+export interface AuditServiceDeps {
+  /** Where the worker is (relative release URLs resolve against it). */
+  here: string;
+  /** Another judge cache (the Score page's IndexedDB), consulted after the release's own. */
+  judgeCache?: () => Promise<ReplyLookup | undefined>;
+  /** More document text, for documents the release does not ship (a Hugging Face reader). */
+  extraDocs?: () => DocTextProvider[];
+}
+
+export interface AuditReleaseInfo {
+  releaseId: string;
+  datasetVersion: string;
+  title: string;
+  splits: Array<{ split: SplitName; tasks: number }>;
+  submissions: Array<{ slug: string; system_name: string | null; split: SplitName }>;
+  docsSource: string;
+  shippedCacheEntries: number;
+  hasProfile: boolean;
+}
+
+/** Documents the release lacks, read through the page (the Hugging Face source, once the user allows it). */
+export interface RemoteDocs {
+  label: string;
+  read: (docId: string) => Promise<SourceRead>;
+}
+
+export interface AuditOverview {
+  split: SplitName;
+  documents: AuditRun['documents'];
+  /** Reads from the remote source that failed, when one was used. */
+  remoteFailures?: SourceReadFailures;
+  byType: Array<AuditRun['byType'][number] & { line: string }>;
+  tasks: { checked: number; grounded: number; notGrounded: number; unread: number; noGold: number };
+  cutoff: Omit<AuditRun['cutoff'], 'flagged'>;
+  poolBias: Array<Omit<PoolBias, 'rows'>>;
+  skipped: AuditRun['skipped'];
+  millis: number;
+}
+
+export interface GroundingRow {
+  task_id: string;
+  split: SplitName;
+  type: TaskType;
+  question: string;
+  status: 'grounded' | 'not_grounded' | 'unread' | 'no_gold';
+  claims: Array<{
+    item: number | null;
+    claim: string;
+    grounded: boolean | null;
+    docsRead: number;
+    docs: number;
+    best: {
+      doc_id: string;
+      match: 'verbatim' | 'overlap' | 'none';
+      overlap: number | null;
+      tokensFound: number;
+      tokensTotal: number;
+      start: number | null;
+      snippet: string | null;
+      passageText: string | null;
+    } | null;
+  }>;
+}
+
+export interface CutoffRow {
+  task_id: string;
+  split: SplitName;
+  type: TaskType;
+  question: string;
+  nonePassed: boolean;
+  docs: Array<{
+    doc_id: string;
+    item: number | null;
+    claim: string;
+    start: number;
+    chars: number;
+    passageText: string;
+  }>;
+}
+
+export interface AbsenceTask {
+  task_id: string;
+  split: SplitName;
+  type: TaskType;
+  question: string;
+  false_element: string | null;
+  target: string | null;
+  /** The target and its aliases (false_premise): what the mention counts count. */
+  needles: string[];
+  /** Names in the question, also highlighted (all an unanswerable task has). */
+  names: string[];
+  absence_doc_ids: string[];
+}
+
+export interface SpotTask {
+  task_id: string;
+  split: SplitName;
+  type: TaskType;
+  question: string;
+  answer: string | null;
+  items: Array<{ item: string; doc_ids: string[] }> | null;
+  false_element: string | null;
+  gold_docs: string[];
+  /** One judged answer to ask the reviewer about, when a cache holds its verdict. */
+  judge: { submission: string; answer: string; verdict: JudgeVerdict; citations: string[] } | null;
+}
+
+const MAX_PASSAGE_TEXT = 600;
+
+export class AuditService {
+  private key: string | undefined;
+  private inputs: Promise<AuditInputs> | undefined;
+  /** Per split, and whether the remote source was used. */
+  private runs = new Map<string, Promise<{ run: AuditRun; remote?: SourceReadFailures }>>();
+  /** The run key the lists of each split read. */
+  private latest = new Map<SplitName, string>();
+  private texts = new Map<string, string>();
+  private predictions = new Map<string, PredictionsResult>();
+
+  constructor(private readonly deps: AuditServiceDeps) {}
+
+  async open(spec: SourceSpec, onProgress?: (p: LoadProgress) => void): Promise<AuditReleaseInfo> {
+    const key = sourceKey(spec);
+    if (key !== this.key || !this.inputs) {
+      this.key = key;
+      this.runs = new Map();
+      this.latest = new Map();
+      this.texts = new Map();
+      this.predictions = new Map();
+      this.inputs = loadAuditInputs(sourceOf(spec, this.deps.here), onProgress);
+      this.inputs.catch(() => {
+        if (this.key === key) this.inputs = undefined;
+      });
+    }
+    const i = await this.inputs;
+    return {
+      releaseId: i.releaseId,
+      datasetVersion: i.datasetVersion,
+      title: i.title,
+      splits: (Object.entries(i.tasks) as Array<[SplitName, Task[]]>).map(([split, t]) => ({ split, tasks: t.length })),
+      submissions: i.submissions.map((s) => ({
+        slug: s.slug,
+        system_name: s.metadata?.system_name ?? s.scores?.system_name ?? null,
+        split: s.metadata?.split ?? 'full',
+      })),
+      docsSource: this.provider(i).label,
+      shippedCacheEntries: i.shippedCache.size,
+      hasProfile: i.profile !== undefined,
+    };
+  }
+
+  private async ready(): Promise<AuditInputs> {
+    if (!this.inputs) throw new Error('no release is open in the audit worker');
+    return this.inputs;
+  }
+
+  private provider(i: AuditInputs): DocTextProvider {
+    return chainProviders([i.releaseDocs, ...(this.deps.extraDocs?.() ?? [])]);
+  }
+
+  private async lookup(i: AuditInputs): Promise<ReplyLookup | undefined> {
+    const other = await this.deps.judgeCache?.();
+    if (i.shippedCache.size === 0 && !other) return undefined;
+    return async (key) => i.shippedCache.get(key) ?? (await other?.(key));
+  }
+
+  private run(
+    split: SplitName,
+    onProgress?: (done: number, total: number) => void,
+    remote?: RemoteDocs,
+  ): Promise<{ run: AuditRun; remote?: SourceReadFailures }> {
+    const key = remote ? `${split}|remote` : split;
+    // Lists read the latest run of the split (with the remote source once it was used).
+    this.latest.set(split, key);
+    let r = this.runs.get(key);
+    if (!r) {
+      r = (async () => {
+        const i = await this.ready();
+        const fromRemote = remote ? sourceTextProvider(remote.label, remote.read) : undefined;
+        const provider = fromRemote ? chainProviders([this.provider(i), fromRemote.provider]) : this.provider(i);
+        // Texts are kept so that lists can show passages without reading them again.
+        const keeping: DocTextProvider = {
+          label: provider.label,
+          read: async (ids, progress) => {
+            const got = await provider.read(ids, progress);
+            for (const [k, v] of got) this.texts.set(k, v);
+            return got;
+          },
+        };
+        const lookup = await this.lookup(i);
+        const run = await runAudit({
+          release: { id: i.releaseId, title: i.title, dataset_version: i.datasetVersion },
+          split,
+          tasks: i.tasks,
+          docs: keeping,
+          ...(i.profile ? { profile: i.profile } : {}),
+          submissions: i.submissions.map((s) => ({
+            slug: s.slug,
+            system_name: s.metadata?.system_name ?? s.scores?.system_name ?? null,
+            ...(s.metadata?.split ? { split: s.metadata.split } : {}),
+            predictionsText: s.predictionsText!,
+          })),
+          ...(lookup ? { lookup } : {}),
+          ...(onProgress ? { onDocProgress: onProgress } : {}),
+        });
+        return { run, ...(fromRemote ? { remote: fromRemote.failures } : {}) };
+      })();
+      r.catch(() => this.runs.delete(key));
+      this.runs.set(key, r);
+    }
+    return r;
+  }
+
+  /** The split's latest run (for the lists), running it when there is none. */
+  private async current(split: SplitName): Promise<AuditRun> {
+    const key = this.latest.get(split);
+    const r = key ? this.runs.get(key) : undefined;
+    return (await (r ?? this.run(split))).run;
+  }
+
+  /** Runs again on next use (the Score page's judge cache may have grown). */
+  forget(): void {
+    this.runs = new Map();
+    this.latest = new Map();
+  }
+
+  async overview(
+    split: SplitName,
+    onProgress?: (done: number, total: number) => void,
+    remote?: RemoteDocs,
+  ): Promise<AuditOverview> {
+    const started = performance.now();
+    const { run, remote: remoteFailures } = await this.run(split, onProgress, remote);
+    const count = (s: GroundingRow['status']) => run.grounding.filter((g) => g.status === s).length;
+    const { flagged: _, ...cutoff } = run.cutoff;
+    return {
+      split,
+      documents: run.documents,
+      byType: run.byType.map((t) => ({ ...t, line: formatTypeShare(t) })),
+      tasks: {
+        checked: count('grounded') + count('not_grounded'),
+        grounded: count('grounded'),
+        notGrounded: count('not_grounded'),
+        unread: count('unread'),
+        noGold: count('no_gold'),
+      },
+      cutoff,
+      poolBias: run.poolBias.map(({ rows: _rows, ...rest }) => rest),
+      skipped: run.skipped,
+      millis: performance.now() - started,
+      ...(remoteFailures ? { remoteFailures: { ...remoteFailures } } : {}),
+    };
+  }
+
+  async grounding(split: SplitName): Promise<GroundingRow[]> {
+    const run = await this.current(split);
+    return run.grounding
+      .filter((g) => g.status !== 'no_gold')
+      .map((g) => ({
+        task_id: g.task_id,
+        split: g.split,
+        type: g.type,
+        question: g.question,
+        status: g.status,
+        claims: g.claims.map((c) => {
+          const text = c.best ? this.texts.get(c.best.doc_id) : undefined;
+          const p = c.best?.passage ?? null;
+          return {
+            item: c.item,
+            claim: c.claim,
+            grounded: c.grounded,
+            docsRead: c.docsRead,
+            docs: c.doc_ids.length,
+            best: c.best
+              ? {
+                  doc_id: c.best.doc_id,
+                  match: c.best.match,
+                  overlap: c.best.overlap,
+                  tokensFound: c.best.tokensFound,
+                  tokensTotal: c.best.tokensTotal,
+                  start: p?.start ?? null,
+                  snippet: p && text !== undefined ? passageSnippet(text, p.start16, p.end16) : null,
+                  passageText:
+                    p && text !== undefined ? text.slice(p.start16, p.end16).slice(0, MAX_PASSAGE_TEXT) : null,
+                }
+              : null,
+          };
+        }),
+      }));
+  }
+
+  async cutoffs(split: SplitName): Promise<CutoffRow[]> {
+    const run = await this.current(split);
+    return run.cutoff.flagged.map((f) => ({
+      task_id: f.task_id,
+      split: f.split,
+      type: f.type,
+      question: f.question,
+      nonePassed: f.nonePassed,
+      docs: f.past.map((d) => {
+        const text = this.texts.get(d.doc_id) ?? '';
+        const g = run.grounding.find((x) => x.task_id === f.task_id);
+        const e = g?.claims.find((c) => c.item === d.item)?.perDoc.find((x) => x.doc_id === d.doc_id);
+        const passage = e?.passage ? text.slice(e.passage.start16, e.passage.end16).slice(0, MAX_PASSAGE_TEXT) : '';
+        return { doc_id: d.doc_id, item: d.item, claim: d.claim, start: d.start, chars: d.chars, passageText: passage };
+      }),
+    }));
+  }
+
+  async poolBiasRows(split: SplitName, slug: string): Promise<PoolBias['rows']> {
+    const run = await this.current(split);
+    return run.poolBias.find((b) => b.slug === slug)?.rows ?? [];
+  }
+
+  async absenceTasks(split: SplitName): Promise<AbsenceTask[]> {
+    const i = await this.ready();
+    return (i.tasks[split] ?? [])
+      .filter((t) => ABSENCE_TYPES.has(t.type))
+      .map((t) => {
+        const target = targetOf(t);
+        return {
+          task_id: t.task_id,
+          split,
+          type: t.type,
+          question: t.question,
+          false_element: t.false_element ?? null,
+          target,
+          needles: target ? targetNeedles(target, i.targetAliases.get(target.toLowerCase()) ?? []) : [],
+          names: questionNames(t.question),
+          absence_doc_ids: Array.isArray(t.provenance.absence_doc_ids) ? t.provenance.absence_doc_ids : [],
+        };
+      });
+  }
+
+  private async predictionsOf(
+    i: AuditInputs,
+    slug: string,
+    tasks: readonly Task[],
+  ): Promise<PredictionsResult | undefined> {
+    let p = this.predictions.get(slug);
+    if (!p) {
+      const sub = i.submissions.find((s) => s.slug === slug);
+      if (!sub?.predictionsText) return undefined;
+      p = parsePredictions(sub.predictionsText, tasks, { requireAnswerKey: false });
+      this.predictions.set(slug, p);
+    }
+    return p;
+  }
+
+  /** The seeded stratified sample, each task with one judged answer when a cache holds one. */
+  async spotSample(split: SplitName, size: number, seed: number): Promise<SpotTask[]> {
+    const i = await this.ready();
+    const tasks = i.tasks[split] ?? [];
+    const picked = stratifiedSample(tasks, size, seed);
+    const lookup = await this.lookup(i);
+    const subs = i.submissions.filter((s) => (s.metadata?.split ?? 'full') === split);
+    const out: SpotTask[] = [];
+    for (const { task_id } of picked) {
+      const task = tasks.find((t) => t.task_id === task_id)!;
+      let judge: SpotTask['judge'] = null;
+      if (lookup && i.profile) {
+        const judged: NonNullable<SpotTask['judge']>[] = [];
+        for (const s of subs) {
+          const pred = (await this.predictionsOf(i, s.slug, tasks))?.byTaskId.get(task_id);
+          if (!pred) continue;
+          const score = await judgedScore(i.profile, task, pred, lookup);
+          if (score.status !== 'scored') continue;
+          judged.push({
+            submission: s.slug,
+            answer: pred.answer,
+            verdict: score.uncited > 0 ? 'credit' : 'no_credit',
+            citations: pred.citations.slice(0, 20),
+          });
+        }
+        if (judged.length) judge = judged[pick(`${seed}:${task_id}`, judged.length)]!;
+      }
+      out.push({
+        task_id,
+        split,
+        type: task.type,
+        question: task.question,
+        answer: task.answer,
+        items: task.items,
+        false_element: task.false_element ?? null,
+        gold_docs: task.gold_docs,
+        judge,
+      });
+    }
+    return out;
+  }
+}
+
+/** A stable choice among n from a string (FNV-1a), so the same sample shows the same answers. */
+function pick(s: string, n: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h % n;
+}

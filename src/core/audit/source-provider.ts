@@ -1,0 +1,74 @@
+/** Document text from a remote source by doc_id (the Hugging Face reader of src/core/source-docs). */
+import { SourceError, type SourceErrorKind } from '../source-docs/http.ts';
+import type { HfSourceDocs } from '../source-docs/lookup.ts';
+import { hostOf } from '../source-docs/settings.ts';
+import { perDocProvider, type DocTextProvider } from './doc-text.ts';
+
+/** One document's read, as plain data (it may cross a worker boundary). */
+export type SourceRead =
+  { ok: true; text: string } | { ok: false; kind: SourceErrorKind | 'missing' | 'internal'; error: string };
+
+export interface SourceReadFailures {
+  count: number;
+  first?: string;
+  /** The source could not be reached, so the remaining documents were not asked for. */
+  gaveUp: boolean;
+}
+
+/** Network failures in a row, with nothing read yet, after which the source is no longer asked. */
+const UNREACHABLE_AFTER = 8;
+
+/**
+ * Reads each document (a few at a time); a document the source does not have is not read, other
+ * failures are counted with the first kept. When the source cannot be reached at all, it stops
+ * asking rather than waiting out every document's retries.
+ */
+export function sourceTextProvider(
+  label: string,
+  read: (docId: string) => Promise<SourceRead>,
+  concurrency = 4,
+): { provider: DocTextProvider; failures: SourceReadFailures } {
+  const failures: SourceReadFailures = { count: 0, gaveUp: false };
+  let readAny = false;
+  let networkInARow = 0;
+  const provider = perDocProvider(
+    label,
+    async (id) => {
+      if (failures.gaveUp) return undefined;
+      const r = await read(id);
+      if (r.ok) {
+        readAny = true;
+        networkInARow = 0;
+        return r.text;
+      }
+      if (r.kind === 'missing') return undefined;
+      failures.count++;
+      failures.first ??= `${id}: ${r.error}`;
+      if (r.kind === 'network' && !readAny && ++networkInARow >= UNREACHABLE_AFTER) failures.gaveUp = true;
+      return undefined;
+    },
+    concurrency,
+  );
+  return { provider, failures };
+}
+
+export function sourceLabel(settings: { dataset: string; revision: string; endpoint: string }): string {
+  return `the Hugging Face source ${settings.dataset} at ${settings.revision} (${hostOf(settings.endpoint)})`;
+}
+
+/** The Hugging Face reader (CLI): its errors become failures, a doc_id it lacks is not read. */
+export function hfSourceProvider(docs: HfSourceDocs, concurrency = 4) {
+  return sourceTextProvider(
+    sourceLabel(docs.settings),
+    async (id): Promise<SourceRead> => {
+      try {
+        const doc = await docs.get(id);
+        return doc ? { ok: true, text: doc.row.text_content } : { ok: false, kind: 'missing', error: 'no such doc_id' };
+      } catch (e) {
+        if (e instanceof SourceError) return { ok: false, kind: e.kind, error: e.message };
+        return { ok: false, kind: 'internal', error: e instanceof Error ? e.message : String(e) };
+      }
+    },
+    concurrency,
+  );
+}

@@ -1,0 +1,85 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AuditService } from '../../../../src/core/audit/service.ts';
+import type { SourceRead } from '../../../../src/core/audit/source-provider.ts';
+import type { SourceSpec } from '../../../../src/core/release/source-spec.ts';
+import { HAND_CORPUS, HAND_DOCS, HAND_TASKS, writeHandRelease } from '../../../fixtures/audit/hand-release.ts';
+
+function filesSpec(root: string): SourceSpec {
+  const files: Array<{ path: string; file: Blob }> = [];
+  const walk = (rel: string) => {
+    for (const name of readdirSync(path.join(root, rel))) {
+      const child = rel ? `${rel}/${name}` : name;
+      if (statSync(path.join(root, child)).isDirectory()) walk(child);
+      else files.push({ path: `hand/${child}`, file: new Blob([readFileSync(path.join(root, child))]) });
+    }
+  };
+  walk('');
+  return { kind: 'files', label: 'hand', files };
+}
+
+describe('the audit worker engine', () => {
+  it('opens a release, runs the audits once per split and lists their rows', async () => {
+    const service = new AuditService({ here: 'http://localhost/' });
+    const info = await service.open(filesSpec(await writeHandRelease()));
+    expect(info).toMatchObject({
+      releaseId: 'hand',
+      datasetVersion: 'v-hand',
+      docsSource: 'docs.jsonl',
+      hasProfile: true,
+    });
+    expect(info.submissions.map((s) => s.slug)).toEqual(['sys-a', 'sys-b']);
+    const progress: number[] = [];
+    const o = await service.overview('full', (d) => progress.push(d));
+    expect(o.byType.map((t) => t.line)).toEqual([
+      'single_hop 66.7% (2/3)',
+      'timeline 100.0% (1/1)',
+      'aggregation 50.0% (1/2 items)',
+    ]);
+    expect(progress.at(-1)).toBe(4);
+    const rows = await service.grounding('full');
+    const failing = rows.find((r) => r.task_id === HAND_TASKS[2]!.task_id)!;
+    expect(failing.claims[0]!.best).toMatchObject({
+      doc_id: HAND_DOCS.D3,
+      match: 'none',
+      tokensFound: 2,
+      tokensTotal: 4,
+    });
+    expect(failing.claims[0]!.best!.passageText).toBe('Blue Heron');
+    const cut = await service.cutoffs('full');
+    expect(cut[0]!.docs[0]).toMatchObject({ doc_id: HAND_DOCS.D2, start: 2812, passageText: 'HON. NOEMI ZELLER-MOSS' });
+    expect((await service.poolBiasRows('full', 'sys-a')).map((r) => r.correctWithoutGold)).toEqual([true, false]);
+    const absence = await service.absenceTasks('full');
+    expect(absence).toHaveLength(1);
+    expect(absence[0]!.names).toEqual([]);
+  });
+
+  it('draws the same spot-check sample for the same seed, each task with a judged answer when cached', async () => {
+    const service = new AuditService({ here: 'http://localhost/' });
+    await service.open(filesSpec(await writeHandRelease()));
+    const a = await service.spotSample('full', 6, 3);
+    expect(a.map((t) => t.task_id).sort()).toEqual(HAND_TASKS.map((t) => t.task_id).sort());
+    expect(await service.spotSample('full', 6, 3)).toEqual(a);
+    // every task has a cached verdict for at least one submission
+    expect(a.every((t) => t.judge !== null)).toBe(true);
+    const first = a.find((t) => t.task_id === HAND_TASKS[0]!.task_id)!;
+    expect(['sys-a', 'sys-b']).toContain(first.judge!.submission);
+    expect(first.judge!.verdict).toBe(first.judge!.submission === 'sys-a' ? 'credit' : 'no_credit');
+  });
+
+  it('reads what the release lacks through a remote reader, and says what failed', async () => {
+    const service = new AuditService({ here: 'http://localhost/' });
+    await service.open(filesSpec(await writeHandRelease(false)));
+    expect((await service.overview('full')).documents).toMatchObject({ wanted: 4, read: 0 });
+    const texts = new Map(HAND_CORPUS.map((d) => [d.doc_id, d.text]));
+    const read = async (id: string): Promise<SourceRead> =>
+      id === HAND_DOCS.D4 ? { ok: false, kind: 'http', error: 'HTTP 500' } : { ok: true, text: texts.get(id)! };
+    const o = await service.overview('full', undefined, { label: 'remote', read });
+    expect(o.documents).toMatchObject({ wanted: 4, read: 3, source: 'no corpus text in this release, then remote' });
+    expect(o.remoteFailures).toEqual({ count: 1, first: `${HAND_DOCS.D4}: HTTP 500`, gaveUp: false });
+    // the lists follow the latest run: the timeline task, whose one document failed, is not decided
+    const rows = await service.grounding('full');
+    expect(rows.map((r) => r.status)).toEqual(['grounded', 'grounded', 'not_grounded', 'unread', 'not_grounded']);
+  });
+});
