@@ -1,3 +1,4 @@
+import { errorMessage } from '../../core/error-message.ts';
 import { IdbAuditStore } from '../../adapters/browser/idb-audit-store.ts';
 import { appealCounts, type GoldAppeal } from '../../core/audit/appeals.ts';
 import { cleanReviewer, labelKey, mergeLabels, type SpotLabel } from '../../core/audit/spot-check/labels.ts';
@@ -37,7 +38,7 @@ class AuditStore {
   private db(): Promise<IdbAuditStore | undefined> {
     this.store ??= IdbAuditStore.open().catch((e: unknown) => {
       this.persistent = false;
-      this.error = `IndexedDB is not available (${e instanceof Error ? e.message : String(e)}): labels and appeals last until this page is closed; export them.`;
+      this.error = `IndexedDB is not available (${errorMessage(e)}): labels and appeals last until this page is closed; export them.`;
       return undefined;
     });
     return this.store;

@@ -4,6 +4,7 @@
  * bias of each submission; with --labels, the spot-check error rates and agreement.
  * Exit: 0 done, 1 an input could not be read, 2 wrong usage.
  */
+import { errorMessage } from '../../core/error-message.ts';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -108,7 +109,7 @@ function options(args: string[]): Options | 'help' {
       try {
         locator = parseLocator(readFileSync(locatorFile, 'utf8'), locatorFile);
       } catch (e) {
-        throw new UsageError(`--locator ${locatorFile}: ${e instanceof Error ? e.message : String(e)}`);
+        throw new UsageError(`--locator ${locatorFile}: ${errorMessage(e)}`);
       }
     }
     opt.source = { docs: new HfSourceDocs({ settings, fetch: (u, i) => fetch(u, i), cache, locator }), cacheLabel };
@@ -181,7 +182,7 @@ export async function run(args: string[]): Promise<number> {
     }
     opt = o;
   } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${USAGE}`);
+    process.stderr.write(`${errorMessage(e)}\n\n${USAGE}`);
     return 2;
   }
 

@@ -2,6 +2,7 @@
  * Gold appeals: "this document supports task X", with the passage and a note, exported as JSONL
  * for the maintainers to apply to the next point release (README, "Auditing").
  */
+import { errorMessage } from '../error-message.ts';
 import type { SplitName } from '../release/types.ts';
 import { SPLITS } from '../release/types.ts';
 import { codePointOffset } from './normalise.ts';
@@ -88,7 +89,7 @@ export function parseAppealsJsonl(text: string, source = 'appeals.jsonl'): { app
     try {
       v = JSON.parse(line);
     } catch (e) {
-      return bad(`invalid JSON (${e instanceof Error ? e.message : String(e)})`);
+      return bad(`invalid JSON (${errorMessage(e)})`);
     }
     if (!isRecord(v) || v.format !== APPEAL_FORMAT) return bad(`expected an object with format "${APPEAL_FORMAT}"`);
     for (const k of [

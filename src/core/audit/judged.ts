@@ -2,6 +2,7 @@
  * A submission's per-task scores as the scorer computes them, from judge replies already in a
  * cache (no judge is called). Used where an audit needs the judge's view of one answer.
  */
+import { errorMessage } from '../error-message.ts';
 import type { JudgeProfile, Task } from '../release/types.ts';
 import type { ScoringPrediction } from '../scoring/predictions.ts';
 import { judgeCacheKey, renderAggregationPrompt, renderAnswerPrompt } from '../scoring/prompts.ts';
@@ -54,6 +55,6 @@ export async function judgedScore(
         : scoreSingleAnswerTask(task, gate, readAnswerVerdict(reply));
     return { status: 'scored', ...score };
   } catch (error) {
-    return { status: 'judge_error', message: error instanceof Error ? error.message : String(error) };
+    return { status: 'judge_error', message: errorMessage(error) };
   }
 }

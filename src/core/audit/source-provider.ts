@@ -1,4 +1,5 @@
 /** Document text from a remote source by doc_id (the Hugging Face reader of src/core/source-docs). */
+import { errorMessage } from '../error-message.ts';
 import { SourceError, type SourceErrorKind } from '../source-docs/http.ts';
 import type { HfSourceDocs } from '../source-docs/lookup.ts';
 import { hostOf } from '../source-docs/settings.ts';
@@ -66,7 +67,7 @@ export function hfSourceProvider(docs: HfSourceDocs, concurrency = 4) {
         return doc ? { ok: true, text: doc.row.text_content } : { ok: false, kind: 'missing', error: 'no such doc_id' };
       } catch (e) {
         if (e instanceof SourceError) return { ok: false, kind: e.kind, error: e.message };
-        return { ok: false, kind: 'internal', error: e instanceof Error ? e.message : String(e) };
+        return { ok: false, kind: 'internal', error: errorMessage(e) };
       }
     },
     concurrency,

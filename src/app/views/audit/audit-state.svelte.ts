@@ -1,3 +1,4 @@
+import { errorMessage } from '../../../core/error-message.ts';
 import * as Comlink from 'comlink';
 import type { AuditOverview, AuditReleaseInfo } from '../../../core/audit/service.ts';
 import type { SplitName } from '../../../core/release/types.ts';
@@ -30,7 +31,7 @@ class AuditState {
         .open(spec)
         .then((info) => (this.info = info))
         .catch((e: unknown) => {
-          this.error = `The audit worker could not read the release: ${e instanceof Error ? e.message : String(e)}`;
+          this.error = `The audit worker could not read the release: ${errorMessage(e)}`;
           this.opening = undefined;
           return undefined;
         });
@@ -67,7 +68,7 @@ class AuditState {
       if (version === this.opened) this.overview = { ...this.overview, [split]: o };
       return o;
     } catch (e) {
-      this.error = `The audit failed: ${e instanceof Error ? e.message : String(e)}`;
+      this.error = `The audit failed: ${errorMessage(e)}`;
       return undefined;
     } finally {
       this.running = false;

@@ -2,6 +2,7 @@
  * Spot-check labels: one record per task and reviewer, stored in the browser and exported as
  * JSONL (README, "Auditing"). Importing checks every line and names the line at fault.
  */
+import { errorMessage } from '../../error-message.ts';
 import type { SplitName, TaskType } from '../../release/types.ts';
 import { SPLITS, TASK_TYPES } from '../../release/types.ts';
 
@@ -147,7 +148,7 @@ export function parseLabelsJsonl(text: string, source = 'labels.jsonl'): ParsedL
     try {
       value = JSON.parse(line);
     } catch (e) {
-      return at(`invalid JSON (${e instanceof Error ? e.message : String(e)})`);
+      return at(`invalid JSON (${errorMessage(e)})`);
     }
     const parsed = parseLabel(value);
     if (typeof parsed === 'string') return at(parsed);
