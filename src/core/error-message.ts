@@ -2,3 +2,9 @@
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The message with the error's name in front unless it is a plain Error ("QuotaExceededError: …"). */
+export function namedErrorMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.name === 'Error' ? error.message : `${error.name}: ${error.message}`;
+}

@@ -224,8 +224,8 @@ export class TaskStore {
     return { position: at + 1, total, prev: pick(list[at - 1]), next: pick(list[at + 1]) };
   }
 
-  /** Per split and type, in first-seen order (first_row as the SQL answer carries it). */
-  countsBySplitType(): Array<{ split: string; type: TaskType; count: number; first_row: number }> {
+  /** Per split and type, in first-seen order (as the SQL answer orders them). */
+  countsBySplitType(): Array<{ split: string; type: TaskType; count: number }> {
     const groups = new Map<string, { split: string; type: TaskType; count: number; first: number }>();
     for (const r of this.rows) {
       const key = JSON.stringify([r.split, r.type]);
@@ -237,7 +237,7 @@ export class TaskStore {
     }
     return [...groups.values()]
       .sort((a, b) => compareText(a.split, b.split) || a.first - b.first)
-      .map(({ split, type, count, first }) => ({ split, type, count, first_row: first }));
+      .map(({ split, type, count }) => ({ split, type, count }));
   }
 
   /** The record taskDetail starts from: `WHERE task_id = ? [AND split = ?] ORDER BY split DESC LIMIT 1`. */

@@ -6,6 +6,7 @@
  * never throws: every problem becomes a ParseIssue with the file and the 1-based line number,
  * and reading goes on with the next line.
  */
+import { JsonlLineSplitter } from '../python/text-lines.ts';
 import { errorMessage } from '../error-message.ts';
 import { IssueList, describeLocation, makeIssue, renderFound, truncate, type ParseIssue } from './issues.ts';
 import { pyJsonDumps } from '../python/json-dumps.ts';
@@ -99,38 +100,36 @@ export function parseLines<T>(
   invalid?: ReadonlyMap<number, ParseIssue>,
 ): number {
   const { issues } = into;
-  let start = 0;
   let lineNo = firstLine - 1;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    lineNo++;
-    const lineEnd = end > start && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
-    const line = text.slice(start, lineEnd);
-    start = end + 1;
+  // Lines end as Python's text-mode reading ends them (\n, \r\n, a lone \r), as in predictions.
+  const splitter = new JsonlLineSplitter(Number.POSITIVE_INFINITY, (event) => {
+    lineNo = firstLine + event.line - 1;
+    const line = event.overlong === undefined ? event.text : '';
     const undecodable = invalid?.get(lineNo);
     if (undecodable) {
       into.totalLines++;
       issues.add(undecodable);
-      continue;
+      return;
     }
-    if (isBlank(line)) continue;
+    if (isBlank(line)) return;
     into.totalLines++;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (error) {
       issues.add(invalidJsonIssue(file, lineNo, line, error));
-      continue;
+      return;
     }
     const row = validator(value, { file, line: lineNo }, issues);
-    if (row === undefined) continue;
+    if (row === undefined) return;
     if (onRow) onRow(row, lineNo);
     else {
       into.rows.push(row);
       into.lines.push(lineNo);
     }
-  }
+  });
+  splitter.push(text);
+  splitter.end();
   return lineNo - firstLine + 1;
 }
 
@@ -172,8 +171,10 @@ function decodeLineByLine(bytes: Uint8Array, file: string, firstLine: number, by
   let start = 0;
   let lineNo = firstLine - 1;
   while (start <= bytes.length) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end === -1) end = bytes.length;
+    // Lines end where parseLines ends them: \n, \r\n or a lone \r.
+    let end = start;
+    while (end < bytes.length && bytes[end] !== 0x0a && bytes[end] !== 0x0d) end++;
+    const next = bytes[end] === 0x0d && bytes[end + 1] === 0x0a ? end + 2 : end + 1;
     lineNo++;
     const lineBytes = bytes.subarray(start, end);
     try {
@@ -187,7 +188,7 @@ function decodeLineByLine(bytes: Uint8Array, file: string, firstLine: number, by
       invalid.set(lineNo, issue);
       parts.push('');
     }
-    start = end + 1;
+    start = next;
   }
   return { text: parts.join('\n'), invalid };
 }

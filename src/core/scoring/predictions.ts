@@ -16,8 +16,8 @@
  * Oddities both accept (whitespace json.loads alone would refuse) are warnings in both modes.
  */
 import type { Task } from '../release/types.ts';
-import { JsonlLineSplitter } from './jsonl-lines.ts';
-import type { LineEvent } from './jsonl-lines.ts';
+import { JsonlLineSplitter } from '../python/text-lines.ts';
+import type { LineEvent } from '../python/text-lines.ts';
 import { PyJsonDecodeError, PyJsonLimitError, pyJsonLoads } from '../python/json-loads.ts';
 import type { PyDict } from '../python/json-loads.ts';
 import { pyReprStrList } from '../python/repr.ts';

@@ -4,7 +4,7 @@
  */
 import { TASK_TYPES } from '../release/types.ts';
 import type { GoldItem, JudgeProfile, Task, TaskType } from '../release/types.ts';
-import { JsonlLineSplitter } from './jsonl-lines.ts';
+import { JsonlLineSplitter } from '../python/text-lines.ts';
 
 export class ScoringInputError extends Error {
   constructor(

@@ -3,7 +3,7 @@
  * and the replies of this session held in memory, so that a reply the store refused (quota, a
  * private window) is still scored from and can be downloaded.
  */
-import { errorMessage } from '../../error-message.ts';
+import { namedErrorMessage } from '../../error-message.ts';
 import { serializeVerdictsJson } from '../../judge/cache.ts';
 import { writeCacheZip } from '../../judge/cache-zip.ts';
 import type { JudgeCache } from '../../judge/types.ts';
@@ -75,7 +75,7 @@ export class SessionJudgeCache implements JudgeCache {
       this.unsaved.delete(key);
     } catch (error) {
       this.unsaved.add(key);
-      this.unsavedReason = errorMessage(error);
+      this.unsavedReason = namedErrorMessage(error);
       throw error;
     }
   }
@@ -102,7 +102,7 @@ export class SessionJudgeCache implements JudgeCache {
       return undefined;
     } catch (error) {
       for (const k of map.keys()) this.unsaved.add(k);
-      this.unsavedReason = errorMessage(error);
+      this.unsavedReason = namedErrorMessage(error);
       return this.unsavedReason;
     }
   }

@@ -37,6 +37,18 @@ describe('parseJsonl', () => {
     expect(issue.message).toMatch(/^full\/questions\.jsonl line 7: invalid JSON \(.+\)$/);
   });
 
+  it('ends lines where Python and the predictions reader do: \\n, \\r\\n and a lone \\r', () => {
+    const r = parseJsonl(`${line(1)}\r${line(2)}\r\n${line(3)}\n{bad\r${line(5)}`, 'q.jsonl', questionValidator);
+    expect(r.lines).toEqual([1, 2, 3, 5]);
+    expect(r.issues.items.map((i) => i.line)).toEqual([4]);
+    // U+2028 does not end a line in Python's file iteration (str.splitlines() would end it there).
+    const odd = JSON.stringify({ task_id: ID(1), type: 'single_hop', question: 'a\u2028b?' });
+    const inside = parseJsonl(`${odd}\n${line(2)}`, 'q.jsonl', questionValidator);
+    expect(inside.issues.items).toEqual([]);
+    expect(inside.rows[0]?.question).toBe('a\u2028b?');
+    expect(inside.lines).toEqual([1, 2]);
+  });
+
   it('reports a schema error with line and field', () => {
     const rows = lines(7);
     rows[6] = line(7, 'foo');
@@ -108,6 +120,14 @@ describe('parseJsonlBytes', () => {
     expect(issue.line).toBe(2);
     expect(issue.expected).toBe('UTF-8 text');
     expect(issue.found).toBe(`byte 0xc3 at byte offset ${good.length + 13}`);
+  });
+
+  it('numbers lines ended by a lone \\r the same way when a line is not UTF-8', () => {
+    const bad = new Uint8Array([...enc.encode('{"task_id": "'), 0xc3, 0x28, ...enc.encode('"}')]);
+    const bytes = new Uint8Array([...enc.encode(`${line(1)}\r`), ...bad, ...enc.encode(`\r\n${line(3)}\r${line(4)}`)]);
+    const r = parseJsonlBytes(bytes, 'q.jsonl', questionValidator);
+    expect(r.lines).toEqual([1, 3, 4]);
+    expect(r.issues.items.map((i) => i.line)).toEqual([2]);
   });
 });
 
