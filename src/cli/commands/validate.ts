@@ -11,9 +11,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest, Task } from '../../core/release/types.ts';
 import { compareScores } from '../../core/scoring/compare.ts';
-import { sha256Hex } from '../../core/scoring/prompts.ts';
+import { sha256Hex } from '../../core/release/sha256.ts';
 import { questionLine } from '../../core/release/jsonl.ts';
-import { UsageError, parseArgs } from '../args.ts';
+import { UsageError, parseArgs, refuseUnknownSwitches } from '../args.ts';
 import { cacheOnlyJudge, openJudgeCache } from '../../adapters/node/judge-cache-fs.ts';
 import { InputFileError, fileState, fsProblem, pyToPlain, readJsonFile } from '../files.ts';
 import { pyJsonLoads } from '../../core/python/json-loads.ts';
@@ -129,7 +129,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return EXIT.ok;
     }
-    if (switches.size) throw new UsageError(`unknown option --${[...switches][0]}`);
+    refuseUnknownSwitches(switches);
     if (positional.length !== 1) throw new UsageError('expected exactly one <submission-dir>');
     for (const name of ['tasks', 'judge-profile', 'judge-cache'])
       if (!flags.has(name)) throw new UsageError(`--${name} is required`);
