@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listenLocal } from './local-server.ts';
 import { mediaOverlap } from './source-shards.ts';
+import { sha256HexSync } from '../../src/adapters/node/sha256.ts';
 
 export interface HubRequest {
   origin: 'hub' | 'files';
@@ -51,7 +52,7 @@ const CORS = {
   'access-control-expose-headers': 'Link, X-Repo-Commit, Content-Range, Content-Length, ETag, Accept-Ranges',
 };
 
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const sha256 = (b: Uint8Array) => sha256HexSync(b);
 const gitOid = (b: Uint8Array) =>
   createHash('sha1')
     .update(Buffer.concat([Buffer.from(`blob ${b.byteLength}\0`), b]))

@@ -6,7 +6,7 @@
  * rescoring from the judge cache (judge_errors must be 0) and the comparison with the committed
  * scores.json.
  */
-import { createHash } from 'node:crypto';
+import { sha256HexSync } from '../../adapters/node/sha256.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest, Task } from '../../core/release/types.ts';
@@ -56,9 +56,7 @@ const META_KEYS = ['system_name', 'split', 'dataset_version', 'questions_sha256'
 
 async function fileSha256(file: string): Promise<string> {
   try {
-    return createHash('sha256')
-      .update(await readFile(file))
-      .digest('hex');
+    return sha256HexSync(await readFile(file));
   } catch (error) {
     throw new InputFileError(`cannot read questions file ${file}: it is ${fsProblem(error)}`);
   }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256HexSync } from '../../../src/adapters/node/sha256.ts';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,9 +33,7 @@ let work = '';
 let modelDir = '';
 
 async function sha256(file: string): Promise<string> {
-  return createHash('sha256')
-    .update(await readFile(file))
-    .digest('hex');
+  return sha256HexSync(await readFile(file));
 }
 
 function embeddingTable(onnxBytes: Uint8Array): Float32Array {
