@@ -141,7 +141,8 @@ describe('embedTexts (transformers.js feature-extraction, reproduced without a m
         Buffer.from(float32!.buffer, float32!.byteOffset, float32!.byteLength),
       ),
     ).toBe(true);
-  });
+    // Embeds every chunk of the sample: 3 s alone, but 63 s (past the 60 s default) beside other suites on two busy cores.
+  }, 300_000);
 
   it('StaticEmbedder (pure TS, used by pooling) equals the transformers.js vectors within 1e-5', async () => {
     const vocab = JSON.parse(await readFile(path.join(modelDir, 'tokenizer.json'), 'utf8')) as {
