@@ -329,6 +329,7 @@ export function createExplorerData(
     // their tasks in pooled.jsonl, which is not a first file).
     const store = new TaskStore(tables, g.docs !== undefined);
     if (g.docs) store.setDocQualities(records);
+    store.setPool(release.pool);
     if (!g.mode.enginesFirst) {
       g.tables = tables;
       g.store = store;
