@@ -108,10 +108,12 @@ class SourceDocsState {
     if (!s.ok) return { ok: false, kind: 'settings', error: s.error };
     const worker = sourceWorker();
     if (this.locatorSent?.version !== release.version) {
-      const hasLocator = this.releaseHasLocator;
+      // A release shown from its first files does not list its locator yet: the data worker
+      // knows (it answers undefined for a release without one).
+      const ask = this.releaseHasLocator || !release.summary?.complete;
       // Without the locator a lookup still works (it searches), so a failure here is not fatal.
       const done = (async () => {
-        await worker.setLocator(hasLocator ? await dataWorker().sourceLocator() : undefined);
+        await worker.setLocator(ask ? await dataWorker().sourceLocator() : undefined);
       })().catch(() => worker.setLocator(undefined));
       this.locatorSent = { version: release.version, done };
     }
