@@ -160,6 +160,9 @@ async function main(): Promise<void> {
   const oneMs = row('one embedded task: visible', '< 0.8 s', 'ms');
   const fiveBytes = row('five embedded tasks: bytes', '< 1 MB', 'bytes');
   const fiveMs = row('five embedded tasks: visible', '', 'ms');
+  // What the page costs in all, once idle: "after" adds the pin check of docs.parquet, whole, per embed.
+  const oneTotal = row('one embedded task: bytes once idle (pin check included)', '', 'bytes');
+  const fiveTotal = row('five embedded tasks: bytes once idle (pin check included)', '', 'bytes');
   const taskBytes = row('task page: gold documents + BM25 ranking: bytes', '', 'bytes');
   const taskMs = row('task page: gold documents + BM25 ranking: visible', '< 1 s', 'ms');
   const ortBytes = row('onnxruntime wasm downloaded by a task page (no dense asked)', 'never', 'bytes');
@@ -198,9 +201,9 @@ async function main(): Promise<void> {
         }
 
         // Embeds: a host page on another origin with one, then five tasks (cold each time).
-        for (const [n, bytesRow, msRow] of [
-          [1, oneBytes, oneMs],
-          [5, fiveBytes, fiveMs],
+        for (const [n, bytesRow, msRow, totalRow] of [
+          [1, oneBytes, oneMs, oneTotal],
+          [5, fiveBytes, fiveMs, fiveTotal],
         ] as const) {
           const dir = hostPage(
             site.url,
@@ -212,6 +215,8 @@ async function main(): Promise<void> {
           const s = await measure(p, site, `${host.url}page.html`, ['gold'], n);
           bytesRow.values[design].push(s);
           msRow.values[design].push(s);
+          await settle(site);
+          totalRow.values[design].push({ bytes: site.bytesUntil(Date.now()), ms: 0 });
           await ctx.close();
           await host.close();
         }

@@ -110,11 +110,11 @@ class ReleaseState {
       this.summary = outcome.summary;
       this.spec = spec;
       this.version++;
-      if (mode.light) return true;
+      // The rest (an embed: the pin check of docs.parquet) starts once the first view is painted.
       if (!outcome.summary.complete) {
         this.showRest = () => afterPaint(() => void dataWorker().completeLoad());
         setTimeout(() => current() && this.shown(), 1000);
-      } else void keepOffline(spec, outcome.summary).catch(() => undefined);
+      } else if (!mode.light) void keepOffline(spec, outcome.summary).catch(() => undefined);
       return true;
     } catch (e) {
       if (!current()) return false;

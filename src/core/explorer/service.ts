@@ -140,6 +140,8 @@ interface Generation {
   chunkDocIds?: Promise<string[]>;
   /** Every file is read and DuckDB is filled. */
   complete: boolean;
+  /** An embed's parquet files checked against their pins (after its view is on screen). */
+  lightChecked?: Promise<void>;
   pool?: Promise<PoolEntry[] | undefined>;
   summary?: ReleaseSummary;
   /** The summary once every file is read and checked, before DuckDB is filled. */
@@ -213,8 +215,11 @@ export function createExplorerData(
     await g.source.prefetch(select);
     const listed = g.source.list();
     const docsFile = plan.find((f) => f.kind === 'docs');
+    // docs.parquet is read by ranges at once and hashed against its pin after the first view
+    // (completeLoad): the whole-file download never delays it.
     const first = await loadRelease(g.source, {
       deferParquet: true,
+      parquetCheck: 'on-demand',
       select,
       onProgress: (p) => g.events.progress?.(p),
     });
@@ -242,6 +247,18 @@ export function createExplorerData(
     }
     throwIfCancelled(g);
     g.summary = summarise(first, g.store.countsBySplitType(), now() - g.started, false);
+  }
+
+  /** An embed's parquet files hashed against their pins; a mismatch refuses what it shows. */
+  function checkLight(g: Generation): void {
+    g.lightChecked ??= parquetChecked(g.first?.parquet ?? []);
+    g.lightChecked.catch((error: unknown) => {
+      if (shown !== g || cancelled(g, error)) return;
+      shown = undefined;
+      retire(g);
+      const { error: message, file } = refusal(error);
+      g.events.refused?.(message, file);
+    });
   }
 
   /** Everything else: every file read and checked, then DuckDB filled in this load's own schema. */
@@ -282,7 +299,11 @@ export function createExplorerData(
   /** Every file of the release, read and checked once (the engine, the systems and the locator share it). */
   function wholeOf(g: Generation): Promise<LoadedRelease> {
     if (!g.whole) {
-      g.whole = loadRelease(g.source, { deferParquet: true, onProgress: (p) => g.events.progress?.(p) });
+      g.whole = loadRelease(g.source, {
+        deferParquet: true,
+        parquetCheck: 'on-demand',
+        onProgress: (p) => g.events.progress?.(p),
+      });
       g.whole.catch(() => (g.whole = undefined));
     }
     return g.whole;
@@ -292,8 +313,9 @@ export function createExplorerData(
     const dbReady = db();
     dbReady.catch(() => undefined);
     const release = await wholeOf(g);
-    // Every deferred parquet file is hashed against its pin before the release stands.
-    await parquetChecked(release.parquet);
+    // Every deferred parquet file is hashed against its pin before the release stands: the
+    // first files' copies too (their early range reads are compared with the hashed bytes).
+    await parquetChecked([...(g.first?.parquet ?? []), ...release.parquet]);
     throwIfCancelled(g);
     if (!g.docs) {
       const docsParquet = release.parquet.find((p) => p.kind === 'docs');
@@ -307,6 +329,7 @@ export function createExplorerData(
     // their tasks in pooled.jsonl, which is not a first file).
     const store = new TaskStore(tables, g.docs !== undefined);
     if (g.docs) store.setDocQualities(records);
+    store.setPool(release.pool);
     if (!g.mode.enginesFirst) {
       g.tables = tables;
       g.store = store;
@@ -530,10 +553,15 @@ export function createExplorerData(
       }
     },
 
-    /** Reads the rest of the shown release (the page calls it once the first view is on screen). */
+    /**
+     * Reads the rest of the shown release (the page calls it once the first view is on screen);
+     * an embed only checks the parquet file it read rows from against its pin.
+     */
     completeLoad(): void {
       const g = shown;
-      if (g && !g.mode.light) engineOf(g).catch(() => undefined);
+      if (!g) return;
+      if (g.mode.light) checkLight(g);
+      else engineOf(g).catch(() => undefined);
     },
 
     summary(): ReleaseSummary | undefined {

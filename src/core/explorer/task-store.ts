@@ -7,7 +7,9 @@
 import type { PoolEntry } from '../release/types.ts';
 import type { DocsIndex } from './docs-index.ts';
 import {
+  DOC_ID,
   TASK_FACETS,
+  TASK_ID_PREFIX,
   TASK_SORTS,
   type DocRow,
   type FacetCount,
@@ -25,6 +27,8 @@ import type { TaskType } from '../release/types.ts';
 /** A filter whose free text is already resolved to the `split:task_id` keys of the search hits. */
 export interface StoreFilter extends Omit<TaskFilter, 'hitsTable' | 'text'> {
   hits?: ReadonlySet<string>;
+  /** The free text itself (idClauses of queries.ts): a task id or its prefix, a document id. */
+  text?: string;
 }
 
 type Row = TaskRecord;
@@ -95,6 +99,8 @@ export class TaskStore {
   private readonly rows: Row[];
   private qualityKnown: boolean;
   private readonly sourcesOf = new Map<string, string[]>();
+  /** Task ids by pooled document id, once the pool is known (a document id search needs it). */
+  private poolTasks?: Map<string, Set<string>>;
 
   /** `hasCorpus`: the release has documents, so source quality waits for setDocQualities. */
   constructor(tables: TaskTables, hasCorpus: boolean) {
@@ -121,9 +127,36 @@ export class TaskStore {
     this.qualityKnown = true;
   }
 
+  /** The pool (pool.jsonl): a search for a document id also finds the tasks that pooled it. */
+  setPool(pool: readonly PoolEntry[] | undefined): void {
+    this.poolTasks = new Map();
+    for (const p of pool ?? []) {
+      const tasks = this.poolTasks.get(p.doc_id) ?? new Set<string>();
+      tasks.add(p.task_id);
+      this.poolTasks.set(p.doc_id, tasks);
+    }
+  }
+
   /** Whether a filter (and the facets) can be answered without DuckDB. */
   canAnswer(filter: StoreFilter = {}): boolean {
+    if (filter.text && DOC_ID.test(filter.text.trim()) && !this.poolTasks) return false;
     return this.qualityKnown || !(filter.source_quality && filter.source_quality.length > 0);
+  }
+
+  /** idClauses of queries.ts: the task the text names (or starts with), the tasks using the document it names. */
+  private idMatch(text: string): (r: Row) => boolean {
+    const t = text.trim();
+    const prefix = TASK_ID_PREFIX.test(t) ? t.toLowerCase() : undefined;
+    const doc = DOC_ID.test(t) ? t.toUpperCase() : undefined;
+    const quoted = `"${doc}"`;
+    const pooled = doc ? this.poolTasks?.get(doc) : undefined;
+    return (r) =>
+      r.task_id === t ||
+      (prefix !== undefined && r.task_id.startsWith(prefix)) ||
+      (doc !== undefined &&
+        ((r.gold_docs_json ?? '').includes(quoted) ||
+          (r.source_doc_ids_json ?? '').includes(quoted) ||
+          pooled?.has(r.task_id) === true));
   }
 
   get facetsKnown(): boolean {
@@ -144,8 +177,8 @@ export class TaskStore {
     }
     if (filter.hits) {
       const hits = filter.hits;
-      const text = filter.hitsText ?? '';
-      tests.push((r) => hits.has(`${r.split}:${r.task_id}`) || r.task_id === text);
+      const ids = this.idMatch(filter.hitsText ?? '');
+      tests.push((r) => hits.has(`${r.split}:${r.task_id}`) || ids(r));
     }
     if (filter.ids) {
       const ids = new Set(filter.ids);

@@ -9,7 +9,7 @@ import { parseFileInto } from './parse-file.ts';
 import { planRelease } from './plan.ts';
 import { IssueList } from './issues.ts';
 import { checkPin, pinsOf } from './manifest.ts';
-import { checkedParquet } from './parquet-pin.ts';
+import { checkedParquet, type ParquetCheckTiming } from './parquet-pin.ts';
 import { sha256Hex } from './sha256.ts';
 import type { ReleaseSource } from './source.ts';
 import type { PlannedFile } from './layout.ts';
@@ -25,6 +25,11 @@ export interface LoadOptions {
   onProgress?: (p: LoadProgress) => void;
   /** Keep parquet files on the source and read them by range (browser); false reads them whole. */
   deferParquet?: boolean;
+  /**
+   * When a deferred parquet file is checked against its pin (parquet-pin.ts): 'before-reads'
+   * (default) at once, its reads waiting; 'on-demand' when its `check()` is called.
+   */
+  parquetCheck?: ParquetCheckTiming;
   maxIssuesPerFile?: number;
   /** Reads only the planned files this accepts; the others are left out of the result and its report. */
   select?: (file: PlannedFile) => boolean;
@@ -81,7 +86,7 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
         report.status = 'deferred';
         report.bytes = file.byteLength;
         report.pin = planned.pin ? 'pending' : 'none';
-        const checked = checkedParquet(file, { ...planned, kind: planned.kind });
+        const checked = checkedParquet(file, { ...planned, kind: planned.kind }, options.parquetCheck);
         if (planned.pin) void checked.checked.then(() => (report.pin = 'ok')).catch(() => undefined);
         release.parquet.push({ kind: planned.kind, path: at(planned.path), ...checked });
       }

@@ -32,7 +32,7 @@ export interface FileReport {
   status: FileStatus;
   bytes?: number;
   rows?: number;
-  /** 'ok' pinned and equal; 'none' no pin; 'pending' a parquet file hashed in the background before first use. */
+  /** 'ok' pinned and equal; 'none' no pin; 'pending' a parquet file whose hash is not checked yet (parquet-pin.ts). */
   pin: 'ok' | 'none' | 'pending';
   sha256?: string;
   issues: ParseIssue[];
@@ -51,10 +51,12 @@ export interface LoadedSubmission {
 export interface DeferredParquet {
   kind: 'docs' | 'chunks';
   path: string;
-  /** Reads wait for `checked` (parquet-pin.ts). */
+  /** Range reads, checked as parquet-pin.ts says. */
   file: AsyncBuffer;
   /** Its pin and columns checked; rejects with ReleaseRefused. */
   checked?: Promise<void>;
+  /** Starts the check of a file loaded with parquetCheck 'on-demand'; returns `checked`. */
+  check?: () => Promise<void>;
 }
 
 export interface LoadedRelease {

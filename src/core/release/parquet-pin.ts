@@ -1,10 +1,19 @@
 /**
- * A docs/chunks parquet file left on its source for range reads, checked before any of its bytes
- * is used: its sha256 against the release's pin (hashing the whole file, started at load and
- * run in the background), then its columns. Every read waits for the check and fails for good
- * when the check fails. A pinned file up to VERIFIED_IN_MEMORY_MAX_BYTES is kept after hashing
- * and read from those verified bytes, so that no later read can return other bytes than the
- * ones hashed; a larger one is hashed in streamed ranges and then read from its source.
+ * A docs/chunks parquet file left on its source for range reads, checked against the release:
+ * its sha256 against the release's pin (hashing the whole file), then its columns. A failed
+ * check fails every later read for good.
+ *
+ * When the check runs is the caller's choice:
+ * - 'before-reads' (the default: CLI, audit): the check starts at once and every read waits for it;
+ * - 'on-demand' (the explorer's first view and embeds): the check starts when `check()` is called
+ *   (after the first view is on screen, so the whole-file download never delays it). Reads made
+ *   before that come from the source and are kept; the check compares each of them with the bytes
+ *   it hashed, so a source that served other bytes to a range read than to the hash is refused
+ *   like a changed file. Reads made once the check has started wait for it.
+ *
+ * A pinned file up to VERIFIED_IN_MEMORY_MAX_BYTES is kept after hashing and read from those
+ * verified bytes, so that no later read can return other bytes than the ones hashed; a larger
+ * one is hashed in streamed ranges and then read from its source.
  */
 import { errorMessage } from '../error-message.ts';
 import type { AsyncBuffer, FileMetaData } from 'hyparquet';
@@ -16,6 +25,8 @@ import { Sha256, sha256Hex } from './sha256.ts';
 export const VERIFIED_IN_MEMORY_MAX_BYTES = 256 * 1024 * 1024;
 export const HASH_READ_BYTES = 8 * 1024 * 1024;
 
+export type ParquetCheckTiming = 'before-reads' | 'on-demand';
+
 export interface ParquetToCheck {
   /** As the release names it, for messages. */
   path: string;
@@ -25,41 +36,88 @@ export interface ParquetToCheck {
 }
 
 export interface CheckedParquet {
-  /** Reads wait for `checked` and fail when it failed. */
+  /** Range reads: see the module comment for when they wait for the check. */
   file: AsyncBuffer;
-  /** Resolves once the pin (if any) and the columns are checked; rejects with ReleaseRefused. */
+  /** Settles when the check has run: resolves once the pin, the columns and the earlier reads agree; rejects with ReleaseRefused. */
   checked: Promise<void>;
+  /** Starts the check if it has not started; returns `checked`. */
+  check(): Promise<void>;
 }
 
-async function hashInRanges(source: AsyncBuffer): Promise<string> {
-  const hash = new Sha256();
-  for (let at = 0; at < source.byteLength; at += HASH_READ_BYTES) {
-    const end = Math.min(source.byteLength, at + HASH_READ_BYTES);
-    hash.update(new Uint8Array(await source.slice(at, end)));
-  }
-  return hash.hex();
+/** A range read made before the check, kept to be compared with the hashed bytes. */
+interface EarlyRead {
+  start: number;
+  bytes: Uint8Array;
 }
 
 function memoryBuffer(bytes: ArrayBuffer): AsyncBuffer {
   return { byteLength: bytes.byteLength, slice: (start, end) => bytes.slice(start, end) };
 }
 
-export function checkedParquet(source: AsyncBuffer, what: ParquetToCheck): CheckedParquet {
+/** The first early read whose bytes differ from `chunk` (the file's bytes from `at`) where they overlap. */
+function differingRead(reads: readonly EarlyRead[], at: number, chunk: Uint8Array): EarlyRead | undefined {
+  const chunkEnd = at + chunk.byteLength;
+  return reads.find((r) => {
+    const from = Math.max(at, r.start);
+    const to = Math.min(chunkEnd, r.start + r.bytes.byteLength);
+    for (let i = from; i < to; i++) if (r.bytes[i - r.start] !== chunk[i - at]) return true;
+    return false;
+  });
+}
+
+export function checkedParquet(
+  source: AsyncBuffer,
+  what: ParquetToCheck,
+  timing: ParquetCheckTiming = 'before-reads',
+): CheckedParquet {
   let verified: AsyncBuffer = source;
   const refusal = (message: string) => new ReleaseRefused(message, what.path);
-  const checked = (async () => {
+  const early: EarlyRead[] = [];
+  const inflight = new Set<Promise<unknown>>();
+  let started = false;
+  let settle!: { resolve: () => void; reject: (e: unknown) => void };
+  const checked = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  // Awaited by every read and by the loader; a failure is reported there, not as unhandled.
+  checked.catch(() => undefined);
+
+  const compareEarly = (at: number, chunk: Uint8Array) => {
+    const bad = differingRead(early, at, chunk);
+    if (bad) {
+      throw refusal(
+        `${what.path}: bytes ${bad.start}–${bad.start + bad.bytes.byteLength} read before the check differ from the file that was hashed (the source changed it while it was read)`,
+      );
+    }
+  };
+
+  async function hashInRanges(): Promise<string> {
+    const hash = new Sha256();
+    for (let at = 0; at < source.byteLength; at += HASH_READ_BYTES) {
+      const end = Math.min(source.byteLength, at + HASH_READ_BYTES);
+      const chunk = new Uint8Array(await source.slice(at, end));
+      compareEarly(at, chunk);
+      hash.update(chunk);
+    }
+    return hash.hex();
+  }
+
+  async function run(): Promise<void> {
+    // Reads already on their way are compared too.
+    await Promise.allSettled([...inflight]);
     if (what.pin !== undefined) {
       let actual: string;
       if (source.byteLength <= VERIFIED_IN_MEMORY_MAX_BYTES) {
         const bytes = await source.slice(0, source.byteLength);
-        actual = await sha256Hex(new Uint8Array(bytes));
+        const whole = new Uint8Array(bytes);
+        actual = await sha256Hex(whole);
+        compareEarly(0, whole);
         verified = memoryBuffer(bytes);
       } else {
-        actual = await hashInRanges(source);
+        actual = await hashInRanges();
       }
       const mismatch = checkPin(what.path, actual, what.pin);
       if (mismatch) throw refusal(`${mismatch.message} (pin from ${what.pinSource ?? 'the release'})`);
     }
+    early.length = 0;
     const { parquetMetadataAsync, parquetSchema } = await import('hyparquet');
     let metadata: FileMetaData;
     try {
@@ -69,14 +127,37 @@ export function checkedParquet(source: AsyncBuffer, what: ParquetToCheck): Check
     }
     const issues = checkParquetColumns(what.path, what.kind, parquetSchema(metadata).children);
     if (issues.length > 0) throw refusal(issues.map((i) => i.message).join('; '));
-  })();
-  // Awaited by every read and by the loader; a failure is reported there, not as unhandled.
-  checked.catch(() => undefined);
+  }
+
+  function check(): Promise<void> {
+    if (!started) {
+      started = true;
+      run().then(settle.resolve, settle.reject);
+    }
+    return checked;
+  }
+
+  async function earlyRead(start: number, end: number | undefined): Promise<ArrayBuffer> {
+    const read = Promise.resolve(source.slice(start, end));
+    inflight.add(read);
+    try {
+      const bytes = await read;
+      // A file without a pin has no hashed bytes to compare with: nothing to keep.
+      if (what.pin !== undefined) early.push({ start, bytes: new Uint8Array(bytes) });
+      return bytes;
+    } finally {
+      inflight.delete(read);
+    }
+  }
+
+  if (timing === 'before-reads') check();
   return {
     checked,
+    check,
     file: {
       byteLength: source.byteLength,
       slice: async (start, end) => {
+        if (!started) return earlyRead(start, end);
         await checked;
         return verified.slice(start, end);
       },
@@ -84,7 +165,9 @@ export function checkedParquet(source: AsyncBuffer, what: ParquetToCheck): Check
   };
 }
 
-/** Waits for the checks of every deferred parquet file of a release; rejects with the first refusal. */
-export async function parquetChecked(parquet: ReadonlyArray<{ checked?: Promise<void> }>): Promise<void> {
-  await Promise.all(parquet.map((p) => p.checked));
+/** Checks every deferred parquet file of a release (starting the on-demand ones); rejects with the first refusal. */
+export async function parquetChecked(
+  parquet: ReadonlyArray<{ checked?: Promise<void>; check?: () => Promise<void> }>,
+): Promise<void> {
+  await Promise.all(parquet.map((p) => (p.check ? p.check() : p.checked)));
 }

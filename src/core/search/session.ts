@@ -109,6 +109,8 @@ export class SearchSession {
   private manifest?: Promise<ModelManifest>;
   private embedder?: Promise<QueryEmbedder>;
   private chunkTexts?: ChunkTexts;
+  /** Starts the pin check of chunks.parquet (after the first snippets; later reads wait for it). */
+  private readonly checkChunks?: () => Promise<void>;
   private chunkRow?: Map<string, number>;
   private readonly vectors = new Map<string, Float32Array>();
 
@@ -117,10 +119,11 @@ export class SearchSession {
     readonly root: string,
     readonly descriptor: ReleaseDescriptor,
     private readonly splitTasks: Partial<Record<SplitName, Task[]>>,
-    chunksFile: ConstructorParameters<typeof ChunkTexts>[0] | undefined,
+    chunks: { file: ConstructorParameters<typeof ChunkTexts>[0]; check?: () => Promise<void> } | undefined,
     private readonly options: SessionOptions,
   ) {
-    if (chunksFile) this.chunkTexts = new ChunkTexts(chunksFile);
+    if (chunks) this.chunkTexts = new ChunkTexts(chunks.file);
+    this.checkChunks = chunks?.check;
   }
 
   /** Reads release.json (or the official manifest), the tasks files and the chunks parquet's footer. */
@@ -129,12 +132,13 @@ export class SearchSession {
     const only = new OnlySource(cached, ['chunks']);
     // The files are asked for together rather than one after another.
     await cached.prefetch(() => true, only);
-    const release = await loadRelease(only, { deferParquet: true, maxIssuesPerFile: 20 });
+    // chunks.parquet is read by ranges for the first snippets and hashed against its pin after them.
+    const release = await loadRelease(only, { deferParquet: true, parquetCheck: 'on-demand', maxIssuesPerFile: 20 });
     const splitTasks: Partial<Record<SplitName, Task[]>> = {};
     for (const [split, files] of Object.entries(release.splits) as Array<[SplitName, { tasks?: Task[] }]>) {
       if (files.tasks) splitTasks[split] = files.tasks;
     }
-    const chunks = release.parquet.find((p) => p.kind === 'chunks')?.file;
+    const chunks = release.parquet.find((p) => p.kind === 'chunks');
     return new SearchSession(source, releaseRoot(source), release.descriptor, splitTasks, chunks, options);
   }
 
@@ -329,6 +333,7 @@ export class SearchSession {
     } catch {
       // Snippets are a convenience: a chunks file that cannot be read leaves the ids alone.
     }
+    this.checkChunks?.().catch(() => undefined);
     return docs;
   }
 

@@ -41,6 +41,7 @@ async function open(folder: string): Promise<Loaded> {
   await fillSourceQuality(sql);
   const store = new TaskStore(tables, docs !== undefined);
   if (docs) store.setDocQualities(records);
+  store.setPool(release.pool);
   return { release, sql, store, docs };
 }
 
@@ -105,12 +106,29 @@ async function compareDetails(l: Loaded, stride = 1): Promise<void> {
   );
 }
 
-/** Free text: the store takes the hit keys as a set, SQL as a table; a pasted task id matches in both. */
+/**
+ * Free text: the store takes the hit keys as a set, SQL as a table; a pasted task id, its
+ * 8-character prefix, a gold, source or pooled document id match in both.
+ */
 async function compareHits(l: Loaded): Promise<void> {
   const { rows } = await q.taskRows(l.sql, {}, { by: 'row_no', desc: false }, 0, 10_000);
   const keys = rows.filter((_, i) => i % 3 === 0).map((r) => `${r.split}:${r.task_id}`);
   await l.sql.insertArrow('hits_test', new Table({ key: vectorFromArray(keys, new Utf8()) }));
-  for (const text of ['words', rows[1]!.task_id]) {
+  const withGold = l.release.splits.full!.tasks!.find((t) => t.gold_docs.length > 0)!;
+  const pooled = l.release.pool!.find((p) => !withGold.gold_docs.includes(p.doc_id))!;
+  const texts = [
+    'words',
+    rows[1]!.task_id,
+    rows[4]!.task_id.slice(0, 8),
+    rows[4]!.task_id.slice(0, 8).toUpperCase(),
+    withGold.gold_docs[0]!,
+    withGold.gold_docs[0]!.toLowerCase(),
+    withGold.source_doc_ids[0]!,
+    pooled.doc_id,
+  ];
+  const prefixRows = l.store.taskRows({ hits: new Set(), hitsText: texts[2] }, { by: 'row_no', desc: false }, 0, 10);
+  expect(prefixRows.rows.map((r) => r.task_id)).toContain(rows[4]!.task_id);
+  for (const text of texts) {
     const sqlFilter: q.TaskFilter = { hitsTable: 'hits_test', hitsText: text };
     const storeFilter = { hits: new Set(keys), hitsText: text };
     expect(l.store.taskPage(storeFilter, { by: 'task_id', desc: true }, 0, 50)).toEqual(

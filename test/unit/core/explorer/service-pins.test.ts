@@ -1,0 +1,134 @@
+/**
+ * Issue 12 with issue 10's parquet pins: the first view and an embed read docs.parquet by ranges
+ * and never whole; the file is hashed against its pin once the page says its view is on screen
+ * (completeLoad), and a mismatch then refuses the release.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createExplorerData, type LoadEvents } from '../../../../src/core/explorer/service.ts';
+import { sampleDir, SETUP_TIMEOUT } from './explorer-db.ts';
+
+const BASE = 'http://release.test/sample/';
+const DOCS = path.join(sampleDir, 'docs.parquet');
+const docsLength = readFileSync(DOCS).byteLength;
+
+interface Served {
+  path: string;
+  range?: string;
+}
+
+/** The sample folder over HTTP (HEAD, ranges), noting every request; `change` alters a file's bytes. */
+function sampleHost(change?: (file: string, bytes: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer>) {
+  const served: Served[] = [];
+  const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input));
+    const file = url.pathname.replace('/sample/', '');
+    const range = new Headers(init?.headers).get('range') ?? undefined;
+    served.push({ path: file, range });
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = new Uint8Array(readFileSync(path.join(sampleDir, file)));
+    } catch {
+      return new Response('not found', { status: 404 });
+    }
+    if (change) bytes = change(file, bytes);
+    if (init?.method === 'HEAD') return new Response(null, { headers: { 'content-length': String(bytes.byteLength) } });
+    const m = range && /^bytes=(\d+)-(\d+)$/.exec(range);
+    if (m) return new Response(bytes.slice(Number(m[1]), Number(m[2]) + 1), { status: 206 });
+    return new Response(bytes);
+  }) as typeof fetch;
+  /** Reads of docs.parquet that cover the whole file (the hash). */
+  const wholeDocsReads = () =>
+    served.filter((s) => s.path === 'docs.parquet' && s.range === `bytes=0-${docsLength - 1}`).length;
+  return { fetchFn, served, wholeDocsReads };
+}
+
+function neverStartsDuckDb(): Promise<never> {
+  return Promise.reject(new Error('DuckDB must not start here'));
+}
+
+function refusal(): { events: LoadEvents; refused: Promise<{ message: string; file?: string }> } {
+  let events!: LoadEvents;
+  const refused = new Promise<{ message: string; file?: string }>((resolve) => {
+    events = { refused: (message, file) => resolve({ message, file }) };
+  });
+  return { events, refused };
+}
+
+function firstTaskWithGold(): { task_id: string; gold_docs: string[] } {
+  return readFileSync(path.join(sampleDir, 'full/tasks.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { task_id: string; gold_docs: string[] })
+    .find((t) => t.gold_docs.length > 0)!;
+}
+
+const flipInDocs = (file: string, bytes: Uint8Array<ArrayBuffer>) =>
+  file === 'docs.parquet' ? bytes.map((b, i) => (i === 300 ? b ^ 0xff : b)) : bytes;
+
+describe('docs.parquet pins and the first views', () => {
+  it(
+    'the tasks table and a task page answer from range reads; the whole file is hashed only after completeLoad',
+    async () => {
+      const host = sampleHost();
+      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      const outcome = await explorer.load({ kind: 'url', base: BASE });
+      expect(outcome.ok).toBe(true);
+      const page = await explorer.taskPage({}, { by: 'row_no', desc: false }, 0, 50);
+      expect(page.rows.length).toBeGreaterThan(0);
+      const task = (await explorer.taskRows({ type: ['single_hop'] }, { by: 'row_no', desc: false }, 0, 1)).rows[0]!;
+      const detail = await explorer.taskDetail(task.task_id, task.split);
+      expect(detail?.gold_doc_rows.length).toBeGreaterThan(0);
+      expect(await explorer.docText(detail!.gold_doc_rows[0]!.doc_id)).toMatch(/\S/);
+      expect(host.served.some((s) => s.path === 'docs.parquet' && s.range)).toBe(true);
+      expect(host.wholeDocsReads()).toBe(0);
+    },
+    SETUP_TIMEOUT,
+  );
+
+  it(
+    'an embed shows rows at once, then hashes docs.parquet and is refused when it differs from its pin',
+    async () => {
+      const host = sampleHost(flipInDocs);
+      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      const { events, refused } = refusal();
+      const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, events, {
+        light: true,
+        splits: ['full'],
+      });
+      expect(outcome.ok).toBe(true);
+      const task = firstTaskWithGold();
+      const detail = await explorer.taskDetail(task.task_id, 'full');
+      expect(detail?.gold_doc_rows.map((d) => d.doc_id)).toEqual([...new Set(task.gold_docs)].sort());
+      expect(host.wholeDocsReads()).toBe(0);
+      explorer.completeLoad();
+      const { message, file } = await refused;
+      expect(message).toMatch(/docs\.parquet: sha256 is [0-9a-f]{64} but the pin is 7f6a290e/);
+      expect(file).toMatch(/docs\.parquet$/);
+      expect(host.wholeDocsReads()).toBe(1);
+      expect(explorer.summary()).toBeUndefined();
+    },
+    SETUP_TIMEOUT,
+  );
+
+  it(
+    'an embed of an unchanged release stays shown after the check, and reads from the hashed bytes',
+    async () => {
+      const host = sampleHost();
+      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, {}, { light: true });
+      expect(outcome.ok).toBe(true);
+      explorer.completeLoad();
+      await expect.poll(() => host.wholeDocsReads()).toBe(1);
+      const docsRequests = () => host.served.filter((s) => s.path === 'docs.parquet').length;
+      const before = docsRequests();
+      const gold = firstTaskWithGold().gold_docs[0]!;
+      expect((await explorer.docs([gold])).map((d) => d.doc_id)).toEqual([gold]);
+      expect(await explorer.docText(gold)).toMatch(/\S/);
+      expect(docsRequests()).toBe(before);
+      expect(explorer.summary()?.descriptor.id).toBe('sample');
+    },
+    SETUP_TIMEOUT,
+  );
+});
