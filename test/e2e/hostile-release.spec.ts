@@ -6,7 +6,7 @@
  * than the window, and no override reaches the page unescaped.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { copyFolder, projectRoot, startStaticServer } from './support.ts';
@@ -63,6 +63,14 @@ function hostileRelease(): { dir: string; tasks: TaskLine[] } {
   };
   manifest.splits.full.questions_sha256 = sha(at('full/questions.jsonl'));
   writeFileSync(at('manifest.json'), JSON.stringify(manifest, null, 2));
+  // The submissions answer these questions: their metadata pins the new questions file, or the
+  // release is refused once its submissions are read (they would answer other questions).
+  const submissions = readdirSync(at('submissions'));
+  for (const slug of submissions) {
+    const meta = JSON.parse(readFileSync(at(`submissions/${slug}/metadata.json`), 'utf8')) as Record<string, unknown>;
+    meta.questions_sha256 = manifest.splits.full.questions_sha256;
+    writeFileSync(at(`submissions/${slug}/metadata.json`), JSON.stringify(meta, null, 2));
+  }
   const descriptor = JSON.parse(readFileSync(at('release.json'), 'utf8')) as { sha256: Record<string, string> };
   for (const rel of [
     'full/tasks.jsonl',
@@ -71,6 +79,7 @@ function hostileRelease(): { dir: string; tasks: TaskLine[] } {
     'leaderboard.json',
     'entities.json',
     'manifest.json',
+    ...submissions.map((slug) => `submissions/${slug}/metadata.json`),
   ]) {
     descriptor.sha256[rel] = sha(at(rel));
   }
