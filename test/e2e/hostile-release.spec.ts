@@ -149,6 +149,36 @@ test('duplicates: validation names them and the task, doc, entity and leaderboar
   expect(errors).toEqual([]);
 });
 
+test('duplicates: the Systems, Audit and Spot-check views show them too', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors = trackErrors(page);
+  const [dupGold, dupId] = [tasks[0]!, tasks[1]!];
+  await page.goto(at('view=systems'));
+  await expect(page.getByTestId('systems-row').first()).toBeVisible();
+  // Every task listed, so the repeated task id is listed twice.
+  await page.goto(at('view=audit&tab=grounding&show=all&type=single_hop'));
+  await expect(page.getByTestId('grounding-row').filter({ hasText: dupId.question })).toHaveCount(2);
+  await page.goto(at('view=audit&tab=cutoff'));
+  await expect(page.getByTestId('cutoff-summary')).toBeVisible();
+  await page.goto(at('view=audit&tab=bias'));
+  await expect(page.getByTestId('bias-row').first()).toBeVisible();
+  await page.goto(at('view=audit&tab=absence'));
+  await expect(page.getByTestId('absence-tasks')).toBeVisible();
+  // The spot-check sample holds every task with size 2000; walk to the one whose gold docs repeat.
+  await page.goto(at('view=spotcheck&size=2000&seed=1'));
+  const shown = page.getByTestId('spot-task');
+  await expect(shown).toBeVisible();
+  for (let step = 0; step < tasks.length + 200; step++) {
+    if ((await shown.getAttribute('data-task-id')) === dupGold.task_id) break;
+    const before = await page.getByTestId('spot-position').textContent();
+    await page.getByTestId('spot-next').click();
+    await expect(page.getByTestId('spot-position')).not.toHaveText(before!);
+  }
+  await expect(shown).toHaveAttribute('data-task-id', dupGold.task_id);
+  await expect(shown.locator('ul.gold > li')).toHaveCount(dupGold.gold_docs.length);
+  expect(errors).toEqual([]);
+});
+
 for (const width of [1440, 390]) {
   test(`a 20,000-character word widens no view at ${width} px`, async ({ page }) => {
     test.setTimeout(240_000);
