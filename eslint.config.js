@@ -35,7 +35,7 @@ export default ts.config(
             },
             { regex: '^svelte', message: 'src/core has no UI: Svelte belongs to src/app.' },
             {
-              regex: '(^|/)(app|cli|adapters)/',
+              regex: '(^|/)(app|cli|adapters|sw)/',
               message: 'src/core depends on nothing outside it: pass what it needs in.',
             },
             {

@@ -32,3 +32,18 @@ export function parseArgs(args: readonly string[], valued: readonly string[]): P
   }
   return { positional, flags, switches };
 }
+
+/** Refuses the first switch not in `allowed`: a mistyped option must not pass as a no-op. */
+export function refuseUnknownSwitches(switches: ReadonlySet<string>, allowed: readonly string[] = []): void {
+  const unknown = [...switches].find((s) => !allowed.includes(s));
+  if (unknown !== undefined) throw new UsageError(`unknown option --${unknown}`);
+}
+
+/** A command's failure to start: a UsageError prints its message and the usage (exit 2); anything else is rethrown. */
+export function usageExit(error: unknown, usage: string): number {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message}\n\n${usage}`);
+    return 2;
+  }
+  throw error;
+}

@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { transformWithOxc, type Plugin, type ResolvedConfig } from 'vite';
 import type { OfflineBuild } from '../sw/protocol.ts';
+import { sha256HexSync } from '../adapters/node/sha256.ts';
 
 const COMPRESSIBLE = /\.(html|js|mjs|css|json|jsonl|md|svg|txt|wasm|bin|onnx|webmanifest)$/i;
 /** Smaller files gain nothing worth a second request path. */
@@ -68,7 +69,7 @@ async function writeServiceWorker(out: string, root: string): Promise<void> {
 
 async function compressOne(file: string, cacheDir: string): Promise<void> {
   const bytes = readFileSync(file);
-  const hash = createHash('sha256').update(bytes).digest('hex');
+  const hash = sha256HexSync(bytes);
   const big = bytes.byteLength > BIG;
   for (const [suffix, make] of [
     [

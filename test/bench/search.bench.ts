@@ -20,7 +20,7 @@
  * site is not, and isolation gives onnxruntime 2 threads) so that
  * performance.measureUserAgentSpecificMemory() can give Chromium's own per-worker figure.
  */
-import { errorMessage } from '../../src/core/error-message.ts';
+import { asError, errorMessage } from '../../src/core/error-message.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -188,7 +188,7 @@ async function attachToWorker(cdp: CDPSession, timeoutMs: number): Promise<Targe
       .send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false })
       .catch((e: unknown) => {
         clearTimeout(timer);
-        reject(e instanceof Error ? e : new Error(String(e)));
+        reject(asError(e));
       });
   });
   let nextId = 1;
@@ -207,7 +207,7 @@ async function attachToWorker(cdp: CDPSession, timeoutMs: number): Promise<Targe
     return new Promise<unknown>((resolve, reject) => {
       const fail = (e: unknown) => {
         pending.delete(id);
-        reject(e instanceof Error ? e : new Error(String(e)));
+        reject(asError(e));
       };
       const timer = setTimeout(() => fail(new Error(`${method}: no reply from the worker in 30 s`)), 30_000);
       pending.set(id, {
@@ -237,7 +237,7 @@ async function workerHeap(worker: TargetChannel): Promise<HeapUsage> {
 
 const heapTotal = (h: HeapUsage) => h.usedSize + (h.embedderHeapUsedSize ?? 0) + (h.backingStorageSize ?? 0);
 
-const errorText = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
+const errorText = (e: unknown) => errorMessage(e).split('\n')[0]!;
 
 type Latency = { p50: number; p95: number; n: number };
 const latency = (xs: number[]): Latency => ({ p50: percentile(xs, 0.5), p95: percentile(xs, 0.95), n: xs.length });
@@ -453,7 +453,7 @@ try {
         },
         { base: modelFiles.url, questions },
       )
-      .catch((e: unknown) => `failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      .catch((e: unknown) => `failed: ${errorText(e)}`);
   }
 
   const workerRow = (h: HeapUsage | string) =>

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256HexSync } from '../../src/adapters/node/sha256.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -109,7 +109,7 @@ test.describe('a damaged copy of the mini fixture release (its own pins, no ../s
     // Pinned again, so that the load gets past the checksum to the line.
     const descriptorFile = path.join(copy, 'release.json');
     const descriptor = JSON.parse(readFileSync(descriptorFile, 'utf8')) as Descriptor;
-    descriptor.sha256['full/tasks.jsonl'] = createHash('sha256').update(readFileSync(file)).digest('hex');
+    descriptor.sha256['full/tasks.jsonl'] = sha256HexSync(readFileSync(file));
     writeFileSync(descriptorFile, JSON.stringify(descriptor, null, 2));
     await page.goto('/');
     await pickFolder(page, copy);

@@ -5,7 +5,7 @@
  * (no crash, no endless "Loading task…"), validation names the duplicates, no page gets wider
  * than the window, and no override reaches the page unescaped.
  */
-import { createHash } from 'node:crypto';
+import { sha256HexSync } from '../../src/adapters/node/sha256.ts';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -24,7 +24,7 @@ interface TaskLine {
 }
 
 function sha(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
+  return sha256HexSync(readFileSync(file));
 }
 
 /** A copy of the sample release with the hostile changes, re-pinned so that it loads. */

@@ -1,9 +1,8 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { serveStatic } from '../../src/cli/static-files.ts';
+import { listenLocal } from '../support/local-server.ts';
 
 export {
   goldenDir,
@@ -29,7 +28,7 @@ export function flipByte(file: string, offset: number): void {
 
 /** A plain static server on 127.0.0.1 (another origin than the site), with CORS, for URL loading. */
 export async function startStaticServer(root: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((req, res) => {
+  const server = await listenLocal((req, res) => {
     const headers = {
       'Access-Control-Allow-Origin': '*',
       'Access-Control-Expose-Headers': 'Content-Length, Content-Range',
@@ -44,7 +43,5 @@ export async function startStaticServer(root: string): Promise<{ url: string; cl
       res.end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url: `${server.origin}/`, close: server.close };
 }

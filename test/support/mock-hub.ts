@@ -5,9 +5,10 @@
  * sent, so tests can count requests and bytes per lookup and prove no media byte was sent.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenLocal } from './local-server.ts';
 import { mediaOverlap } from './source-shards.ts';
+import { sha256HexSync } from '../../src/adapters/node/sha256.ts';
 
 export interface HubRequest {
   origin: 'hub' | 'files';
@@ -51,12 +52,7 @@ const CORS = {
   'access-control-expose-headers': 'Link, X-Repo-Commit, Content-Range, Content-Length, ETag, Accept-Ranges',
 };
 
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const sha256 = (b: Uint8Array) => sha256HexSync(b);
 const gitOid = (b: Uint8Array) =>
   createHash('sha1')
     .update(Buffer.concat([Buffer.from(`blob ${b.byteLength}\0`), b]))
@@ -85,10 +81,10 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
     })),
   ];
 
-  const files = createServer((req, res) => serveFile(req, res));
-  const fileOrigin = await listen(files);
-  const hub = createServer((req, res) => serveHub(req, res));
-  const endpoint = await listen(hub);
+  const files = await listenLocal((req, res) => serveFile(req, res));
+  const fileOrigin = files.origin;
+  const hub = await listenLocal((req, res) => serveHub(req, res));
+  const endpoint = hub.origin;
 
   function record(entry: Omit<HubRequest, 'mediaBytes'> & { file?: string }): void {
     const ranges = entry.file ? options.mediaRanges?.get(entry.file) : undefined;
@@ -230,15 +226,7 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
     mode,
     expireSignedUrls: () => void generation++,
     close: async () => {
-      await Promise.all(
-        [hub, files].map(
-          (s) =>
-            new Promise<void>((resolve) => {
-              s.closeAllConnections();
-              s.close(() => resolve());
-            }),
-        ),
-      );
+      await Promise.all([hub.close(), files.close()]);
     },
   };
 }

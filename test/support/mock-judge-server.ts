@@ -7,8 +7,8 @@
  * waitFor(), and lets the answers go with release(). A held request the client gives up on (timeout,
  * cancel) leaves the queue by itself.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenLocal } from './local-server.ts';
 
 export interface ScriptedResponse {
   status?: number;
@@ -183,17 +183,15 @@ export async function startMockJudgeServer(options: MockJudgeServerOptions = {})
     res.end(text);
   };
 
-  const server = createServer((req, res) => {
+  const server = await listenLocal((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(`mock judge server error: ${String(error)}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.origin,
     requests,
     script,
     get maxInFlight() {
@@ -218,11 +216,7 @@ export async function startMockJudgeServer(options: MockJudgeServerOptions = {})
       if (ready()) return Promise.resolve();
       return new Promise<void>((resolve) => watchers.push({ ready, resolve }));
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: server.close,
   };
 }
 

@@ -4,9 +4,8 @@
  * raw.githubusercontent.com serves a commit (`/<owner>/<repo>/<sha>/<path>`, CORS, 404 for the rest).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { listenLocal } from './local-server.ts';
 
 const DATASET = 'dataset/v1.0/';
 
@@ -65,7 +64,7 @@ export async function startRepositoryMirror(
   override: ReadonlyMap<string, Uint8Array> = new Map(),
 ): Promise<RepositoryMirror> {
   const log: RepositoryMirror['log'] = [];
-  const server: Server = createServer((req, res) => {
+  const server = await listenLocal((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const repoPath = urlPath.startsWith(prefix) ? urlPath.slice(prefix.length) : undefined;
@@ -87,11 +86,5 @@ export async function startRepositoryMirror(
     res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.byteLength });
     res.end(req.method === 'HEAD' ? undefined : body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}${prefix}`,
-    log,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return { url: `${server.origin}${prefix}`, log, close: server.close };
 }

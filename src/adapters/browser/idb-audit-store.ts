@@ -1,26 +1,12 @@
 import type { GoldAppeal } from '../../core/audit/appeals.ts';
 import { labelKey, type SpotLabel } from '../../core/audit/spot-check/labels.ts';
+import { finished, promised } from './idb.ts';
 
 /** Where the browser keeps spot-check labels and gold appeals (they survive reloads). */
 export const AUDIT_DB = 'ebx-audit';
 const LABELS = 'labels';
 const APPEALS = 'appeals';
 const VERSION = 1;
-
-function promised<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
-function finished(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-  });
-}
 
 /** Labels by (release, version, split, task, reviewer); appeals by their id. Values are the records as exported. */
 export class IdbAuditStore {

@@ -1,24 +1,10 @@
 import type { JudgeCacheStore } from '../../core/scoring/session/cache-store.ts';
+import { finished, promised } from './idb.ts';
 
 /** Where the browser keeps judge replies: one object store, reply text by cache key. */
 export const JUDGE_CACHE_DB = 'ebx-judge-cache';
 const STORE = 'replies';
 const VERSION = 1;
-
-function promised<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
-function finished(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-  });
-}
 
 /**
  * The judge cache in IndexedDB (page or worker), keyed by the judge cache key, so that a reload

@@ -6,27 +6,13 @@ import {
   type CachedLocation,
   type SourceCache,
 } from '../../core/source-docs/cache.ts';
+import { finished, promised } from './idb.ts';
 
 /** Where the browser keeps what source-document lookups learned: one object store per kind. */
 export const SOURCE_CACHE_DB = 'ebx-source-docs';
 const STORES = ['listing', 'footer', 'ids', 'location'] as const;
 type Store = (typeof STORES)[number];
 const VERSION = 1;
-
-function promised<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
-function finished(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-  });
-}
 
 /**
  * The source-document cache in IndexedDB (page or worker): footers as bytes, the rest as

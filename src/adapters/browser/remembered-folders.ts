@@ -5,6 +5,7 @@
  * browsers; it is asked from the click that reopens it.
  */
 import { errorMessage } from '../../core/error-message.ts';
+import { promised } from './idb.ts';
 
 export const FOLDERS_DB = 'ebx-folders';
 export const FOLDERS_STORE = 'folders';
@@ -49,13 +50,6 @@ export function canRememberFolders(): boolean {
     typeof indexedDB !== 'undefined' &&
     typeof (globalThis as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function'
   );
-}
-
-function promised<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
-  });
 }
 
 async function openDb(): Promise<IDBDatabase> {

@@ -3,7 +3,7 @@
  * footers as raw bytes and the rest as JSON. Writes go through a temporary file and a rename, so
  * an interrupted run leaves no half-written entry.
  */
-import { createHash } from 'node:crypto';
+import { sha256HexSync } from './sha256.ts';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,7 @@ export class FsSourceCache implements SourceCache {
   constructor(readonly dir: string) {}
 
   private file(store: Store, key: string, ext: 'bin' | 'json'): string {
-    const name = createHash('sha256').update(key).digest('hex').slice(0, 40);
+    const name = sha256HexSync(key).slice(0, 40);
     return path.join(this.dir, store, `${name}.${ext}`);
   }
 

@@ -9,6 +9,8 @@ export class AsyncState<T> {
   value = $state.raw<T | undefined>();
   pending = $state(false);
   error = $state<string | undefined>();
+  /** The latest run has settled (with a value, possibly undefined, or an error); false before any run. */
+  settled = $state(false);
   #generation = 0;
   #last: (() => Promise<T>) | undefined;
 
@@ -20,6 +22,7 @@ export class AsyncState<T> {
     const generation = ++this.#generation;
     this.#last = load;
     this.pending = true;
+    this.settled = false;
     this.error = undefined;
     if (!options.keep) this.value = undefined;
     let loading: Promise<T>;
@@ -33,11 +36,13 @@ export class AsyncState<T> {
         if (generation !== this.#generation) return;
         this.value = value;
         this.pending = false;
+        this.settled = true;
       },
       (error: unknown) => {
         if (generation !== this.#generation) return;
         this.error = errorMessage(error);
         this.pending = false;
+        this.settled = true;
       },
     );
   }
@@ -53,6 +58,7 @@ export class AsyncState<T> {
     this.#last = undefined;
     this.value = undefined;
     this.pending = false;
+    this.settled = false;
     this.error = undefined;
   }
 }

@@ -17,7 +17,7 @@ import { parseLabelsJsonl } from '../../core/audit/spot-check/labels.ts';
 import { spotCheckStats, type SpotCheckStats } from '../../core/audit/spot-check/stats.ts';
 import { ReleaseRefused } from '../../core/release/load.ts';
 import { SPLITS, type SplitName } from '../../core/release/types.ts';
-import { parseArgs, UsageError } from '../args.ts';
+import { parseArgs, UsageError, refuseUnknownSwitches } from '../args.ts';
 import { SOURCE_OPTIONS_HELP, SOURCE_SWITCHES, SOURCE_VALUED_FLAGS, sourceOptions } from '../source-options.ts';
 import { chainProviders } from '../../core/audit/doc-text.ts';
 import { hfSourceProvider } from '../../core/audit/source-provider.ts';
@@ -75,9 +75,7 @@ function options(args: string[]): Options | 'help' {
     ...SOURCE_VALUED_FLAGS,
   ]);
   if (parsed.switches.has('help')) return 'help';
-  const known = new Set<string>(['source-docs', ...SOURCE_SWITCHES]);
-  const unknown = [...parsed.switches].find((s) => !known.has(s));
-  if (unknown) throw new UsageError(`unknown option --${unknown}`);
+  refuseUnknownSwitches(parsed.switches, ['source-docs', ...SOURCE_SWITCHES]);
   const sourceFlags = [...SOURCE_VALUED_FLAGS, 'locator'].filter((f) => parsed.flags.has(f));
   if (!parsed.switches.has('source-docs') && (sourceFlags.length || parsed.switches.has('no-cache')))
     throw new UsageError(`--${sourceFlags[0] ?? 'no-cache'} needs --source-docs`);

@@ -3,7 +3,7 @@
  * Node part; the browser parts are Playwright scripts under test/bench/.
  */
 import { spawnSync } from 'node:child_process';
-import { parseArgs, UsageError } from '../args.ts';
+import { parseArgs, UsageError, refuseUnknownSwitches, usageExit } from '../args.ts';
 import { runRetrievalBench } from '../bench/retrieval-bench.ts';
 import { ensureBuild } from '../ensure-build.ts';
 
@@ -52,7 +52,7 @@ export async function run(args: string[]): Promise<number> {
       throw new UsageError(
         suite ? `unknown bench: ${[suite, ...extra].join(' ')}` : 'which bench? (all, retrieval, source)',
       );
-    if (parsed.switches.size > 0) throw new UsageError(`unknown option --${[...parsed.switches][0]}`);
+    refuseUnknownSwitches(parsed.switches);
     const scale = parsed.flags.get('scale') ?? 'full';
     if (scale !== 'full' && scale !== 'small') throw new UsageError(`--scale must be full or small, got ${scale}`);
     const outDir = parsed.flags.get('out') ?? '.bench/retrieval';
@@ -70,10 +70,6 @@ export async function run(args: string[]): Promise<number> {
     if (runSourceBench() !== 0) failed++;
     return failed === 0 ? 0 : 1;
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\n${USAGE}`);
-      return 2;
-    }
-    throw e;
+    return usageExit(e, USAGE);
   }
 }

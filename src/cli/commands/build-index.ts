@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ReleaseDescriptor } from '../../core/release/types.ts';
-import { parseArgs, UsageError } from '../args.ts';
+import { parseArgs, UsageError, refuseUnknownSwitches, usageExit } from '../args.ts';
 import { buildIndexes, type ModelSpec } from '../index-build/build-indexes.ts';
 import { readChunkRows } from '../model/read-chunks.ts';
 import { findReleaseModel, listFolder, writeIndexFiles } from '../index-build/register.ts';
@@ -31,8 +31,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    const unknown = [...parsed.switches].filter((s) => s !== 'no-dense');
-    if (unknown.length > 0) throw new UsageError(`unknown option --${unknown[0]}`);
+    refuseUnknownSwitches(parsed.switches, ['no-dense']);
     if (parsed.positional.length !== 1) throw new UsageError('give exactly one release folder');
     const dtype = parsed.flags.get('dtype') ?? 'fp32';
     if (dtype !== 'fp32' && dtype !== 'q8') throw new UsageError(`--dtype must be fp32 or q8, got ${dtype}`);
@@ -41,11 +40,7 @@ export async function run(args: string[]): Promise<number> {
     if (noDense && parsed.flags.has('model')) throw new UsageError('--model and --no-dense exclude each other');
     return await build(releaseDir, noDense, parsed.flags.get('model'), dtype);
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\n${USAGE}`);
-      return 2;
-    }
-    throw e;
+    return usageExit(e, USAGE);
   }
 }
 

@@ -5,7 +5,7 @@
 import type { Leaderboard, Manifest } from '../../core/release/types.ts';
 import { checkLeaderboard } from '../../core/scoring/leaderboard-check.ts';
 import { ScoringInputError } from '../../core/scoring/scoring-inputs.ts';
-import { UsageError, parseArgs } from '../args.ts';
+import { UsageError, parseArgs, refuseUnknownSwitches } from '../args.ts';
 import { readJsonFile } from '../files.ts';
 import { exitCodeOf } from './score.ts';
 
@@ -24,7 +24,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    if (switches.size) throw new UsageError(`unknown option --${[...switches][0]}`);
+    refuseUnknownSwitches(switches);
     if (positional.length !== 2) throw new UsageError('expected <leaderboard.json> <manifest.json>');
     const tolerance = Number(flags.get('tolerance') ?? '1e-9');
     if (!(tolerance >= 0)) throw new UsageError('--tolerance must be a non-negative number');

@@ -4,7 +4,7 @@
  * JSON, 2 usage or a file that is missing or unreadable (as every command of this CLI).
  */
 import { compareScores } from '../../core/scoring/compare.ts';
-import { UsageError, parseArgs } from '../args.ts';
+import { UsageError, parseArgs, refuseUnknownSwitches } from '../args.ts';
 import { readJsonFile } from '../files.ts';
 import { exitCodeOf } from './score.ts';
 
@@ -24,7 +24,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    if (switches.size) throw new UsageError(`unknown option --${[...switches][0]}`);
+    refuseUnknownSwitches(switches);
     if (positional.length !== 2) throw new UsageError('expected exactly two files: <committed.json> <recomputed.json>');
     const [committedPath, recomputedPath] = positional as [string, string];
     const committed = await readJsonFile(committedPath, 'committed scores');

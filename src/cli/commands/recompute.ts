@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pyFloatRepr } from '../../core/python/json-dumps.ts';
 import { recomputeJudgeFree, RECOMPUTE_TOLERANCE, type RecomputedNumber } from '../../core/scoring/recompute.ts';
-import { UsageError, parseArgs } from '../args.ts';
+import { UsageError, parseArgs, refuseUnknownSwitches } from '../args.ts';
 import { InputFileError, readJsonFile } from '../files.ts';
 import { EXIT, exitCodeOf, loadPredictions, loadTasks, printPredictionProblems } from './score.ts';
 
@@ -46,7 +46,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return EXIT.ok;
     }
-    if (switches.size) throw new UsageError(`unknown option --${[...switches][0]}`);
+    refuseUnknownSwitches(switches);
     if (positional.length !== 1) throw new UsageError('expected one submission folder');
     const tasksFile = flags.get('tasks');
     if (!tasksFile)

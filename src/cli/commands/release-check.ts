@@ -1,5 +1,5 @@
 import { errorMessage } from '../../core/error-message.ts';
-import { createHash } from 'node:crypto';
+import { sha256HexSync } from '../../adapters/node/sha256.ts';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parquetMetadataAsync } from 'hyparquet';
@@ -142,7 +142,7 @@ function checkOtherPins(folder: string, release: LoadedRelease): PinLine[] {
       lines.push({ status: 'unreadable', path: file, detail: `pinned in release.json but ${fsProblem(error)}` });
       continue;
     }
-    const actual = createHash('sha256').update(bytes).digest('hex');
+    const actual = sha256HexSync(bytes);
     lines.push(
       actual === pin
         ? { status: 'pinned', path: file, detail: 'sha256 ok' }

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SplitName } from '../../core/release/types.ts';
 import { isSearchMethod, SearchSession, SEARCH_METHODS, type EvalReport } from '../../core/search/index.ts';
-import { parseArgs, UsageError } from '../args.ts';
+import { parseArgs, UsageError, refuseUnknownSwitches, usageExit } from '../args.ts';
 import { FolderSource } from '../../adapters/node/folder-source.ts';
 import { DEFAULT_EMBEDDINGS_BASE, nodeEmbedderFor } from '../index-build/node-embedder.ts';
 
@@ -33,7 +33,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    if (parsed.switches.size > 0) throw new UsageError(`unknown option --${[...parsed.switches][0]}`);
+    refuseUnknownSwitches(parsed.switches);
     if (parsed.positional.length !== 1) throw new UsageError('give exactly one release folder');
     const method = parsed.flags.get('method');
     if (!isSearchMethod(method))
@@ -68,10 +68,7 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(summary(result.report, split, (performance.now() - started) / 1000, out));
     return 0;
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\n${USAGE}`);
-      return 2;
-    }
+    if (e instanceof UsageError) return usageExit(e, USAGE);
     if (e instanceof Error) {
       process.stderr.write(`run: ${e.message}\n`);
       return 1;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseArgs, UsageError } from '../args.ts';
+import { parseArgs, UsageError, usageExit } from '../args.ts';
 import { DEFAULT_SEED, writeSampleRelease } from '../sample/write-release.ts';
 
 const USAGE = `usage: npm run cli -- sample --out <folder> [--seed <int>]
@@ -46,10 +46,6 @@ export async function run(args: string[]): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\n${USAGE}`);
-      return 2;
-    }
-    throw error;
+    return usageExit(error, USAGE);
   }
 }

@@ -13,7 +13,7 @@ import type { PredictionsOptions, PredictionsResult } from '../../core/scoring/p
 import { JudgeCallsMissingError, ScoringAbortedError, scoreSubmission } from '../../core/scoring/score.ts';
 import type { JudgeFn, ScoringOutcome, ScoreSubmissionInput } from '../../core/scoring/score.ts';
 import { ScoringInputError, parseJudgeProfile, parseTasksJsonl } from '../../core/scoring/scoring-inputs.ts';
-import { UsageError, parseArgs } from '../args.ts';
+import { UsageError, parseArgs, refuseUnknownSwitches, usageExit } from '../args.ts';
 import {
   FileContentError,
   InputFileError,
@@ -285,10 +285,7 @@ export async function runScoring(input: ScoreSubmissionInput, cacheSource: strin
 
 /** Common error handling of the scoring commands. */
 export function exitCodeOf(error: unknown, usage: string): number {
-  if (error instanceof UsageError) {
-    process.stderr.write(`${error.message}\n\n${usage}`);
-    return EXIT.usage;
-  }
+  if (error instanceof UsageError) return usageExit(error, usage);
   if (error instanceof InputFileError) {
     process.stderr.write(`${error.message}\n(see --help for the usage)\n`);
     return EXIT.usage;
@@ -308,8 +305,7 @@ export async function run(args: string[]): Promise<number> {
       return EXIT.ok;
     }
     if (positional.length > 0) throw new UsageError(`unexpected argument: ${positional[0]}`);
-    const unknown = [...switches];
-    if (unknown.length) throw new UsageError(`unknown option --${unknown[0]}`);
+    refuseUnknownSwitches(switches);
     const live = liveJudgeFromFlags(flags);
     for (const name of ['tasks', 'predictions', 'judge-profile'])
       if (!flags.has(name)) throw new UsageError(`--${name} is required`);

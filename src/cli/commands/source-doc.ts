@@ -1,6 +1,7 @@
 /** `npm run cli -- source-doc <doc_id>`: one document of the Hugging Face source, by range reads. */
 import { readFileSync } from 'node:fs';
-import { parseArgs, UsageError } from '../args.ts';
+import { parseArgs, UsageError, refuseUnknownSwitches, usageExit } from '../args.ts';
+import { errorMessage } from '../../core/error-message.ts';
 import { SourceError } from '../../core/source-docs/http.ts';
 import { LocatorError, parseLocator, SOURCE_DOC_ID_RE, type SourceLocator } from '../../core/source-docs/locator.ts';
 import { HfSourceDocs } from '../../core/source-docs/lookup.ts';
@@ -35,10 +36,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    const unknown = [...parsed.switches].find(
-      (s) => s !== 'json' && !(SOURCE_SWITCHES as readonly string[]).includes(s),
-    );
-    if (unknown) throw new UsageError(`unknown option --${unknown}`);
+    refuseUnknownSwitches(parsed.switches, ['json', ...SOURCE_SWITCHES]);
     if (parsed.positional.length !== 1) throw new UsageError('expected one doc_id');
     docId = parsed.positional[0]!;
     if (!SOURCE_DOC_ID_RE.test(docId))
@@ -52,7 +50,7 @@ export async function run(args: string[]): Promise<number> {
       try {
         text = readFileSync(locatorFile, 'utf8');
       } catch (e) {
-        throw new UsageError(`cannot read ${locatorFile}: ${e instanceof Error ? e.message : e}`);
+        throw new UsageError(`cannot read ${locatorFile}: ${errorMessage(e)}`);
       }
       try {
         locator = parseLocator(text, locatorFile);
@@ -67,11 +65,7 @@ export async function run(args: string[]): Promise<number> {
         `note: ${locatorFile} was made for ${locator.dataset} at ${locator.revision}, not ${settings.dataset} at ${settings.revision}; not used\n`,
       );
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\n${USAGE}`);
-      return 2;
-    }
-    throw e;
+    return usageExit(e, USAGE);
   }
 
   const { settings } = source;

@@ -3,7 +3,7 @@
  * to lives in the Hugging Face source, as a locator file the release can ship.
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { parseArgs, UsageError } from '../args.ts';
+import { parseArgs, UsageError, refuseUnknownSwitches, usageExit } from '../args.ts';
 import { FolderSource } from '../../adapters/node/folder-source.ts';
 import { loadRelease, ReleaseRefused } from '../../core/release/load.ts';
 import { SourceError } from '../../core/source-docs/http.ts';
@@ -45,10 +45,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    const unknown = [...parsed.switches].find(
-      (s) => s !== 'dry-run' && !(SOURCE_SWITCHES as readonly string[]).includes(s),
-    );
-    if (unknown) throw new UsageError(`unknown option --${unknown}`);
+    refuseUnknownSwitches(parsed.switches, ['dry-run', ...SOURCE_SWITCHES]);
     if (parsed.positional.length !== 1) throw new UsageError('expected one release folder');
     folder = parsed.positional[0]!;
     if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${folder} is not a folder`);
@@ -57,11 +54,7 @@ export async function run(args: string[]): Promise<number> {
     if (!out && !dryRun) throw new UsageError('--out FILE is required');
     options = sourceOptions(parsed);
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n\n${USAGE}`);
-      return 2;
-    }
-    throw e;
+    return usageExit(e, USAGE);
   }
 
   let ids: ReturnType<typeof referencedDocIds>;

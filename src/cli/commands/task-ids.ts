@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { FolderSource } from '../../adapters/node/folder-source.ts';
 import { loadRelease, ReleaseRefused } from '../../core/release/load.ts';
 import { taskIdIndex } from '../../core/release/task-index.ts';
-import { parseArgs, UsageError } from '../args.ts';
+import { parseArgs, UsageError, refuseUnknownSwitches } from '../args.ts';
 
 const USAGE = `usage: npm run cli -- task-ids <release-folder> [--out FILE]
 
@@ -29,7 +29,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    if (switches.size) throw new UsageError(`unknown option --${[...switches][0]}`);
+    refuseUnknownSwitches(switches);
     if (positional.length !== 1) throw new UsageError('expected one release folder');
     folder = positional[0]!;
     out = flags.get('out');

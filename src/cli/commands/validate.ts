@@ -6,14 +6,14 @@
  * rescoring from the judge cache (judge_errors must be 0) and the comparison with the committed
  * scores.json.
  */
-import { createHash } from 'node:crypto';
+import { sha256HexSync } from '../../adapters/node/sha256.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest, Task } from '../../core/release/types.ts';
 import { compareScores } from '../../core/scoring/compare.ts';
-import { sha256Hex } from '../../core/scoring/prompts.ts';
+import { sha256Hex } from '../../core/release/sha256.ts';
 import { questionLine } from '../../core/release/jsonl.ts';
-import { UsageError, parseArgs } from '../args.ts';
+import { UsageError, parseArgs, refuseUnknownSwitches } from '../args.ts';
 import { cacheOnlyJudge, openJudgeCache } from '../../adapters/node/judge-cache-fs.ts';
 import { InputFileError, fileState, fsProblem, pyToPlain, readJsonFile } from '../files.ts';
 import { pyJsonLoads } from '../../core/python/json-loads.ts';
@@ -56,9 +56,7 @@ const META_KEYS = ['system_name', 'split', 'dataset_version', 'questions_sha256'
 
 async function fileSha256(file: string): Promise<string> {
   try {
-    return createHash('sha256')
-      .update(await readFile(file))
-      .digest('hex');
+    return sha256HexSync(await readFile(file));
   } catch (error) {
     throw new InputFileError(`cannot read questions file ${file}: it is ${fsProblem(error)}`);
   }
@@ -129,7 +127,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return EXIT.ok;
     }
-    if (switches.size) throw new UsageError(`unknown option --${[...switches][0]}`);
+    refuseUnknownSwitches(switches);
     if (positional.length !== 1) throw new UsageError('expected exactly one <submission-dir>');
     for (const name of ['tasks', 'judge-profile', 'judge-cache'])
       if (!flags.has(name)) throw new UsageError(`--${name} is required`);

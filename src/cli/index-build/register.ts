@@ -1,5 +1,5 @@
 /** Writes built index files into a release folder and names them in its release.json. */
-import { createHash } from 'node:crypto';
+import { sha256HexSync } from '../../adapters/node/sha256.ts';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ReleaseDescriptor } from '../../core/release/types.ts';
@@ -24,7 +24,7 @@ export function withIndexes(
 }
 
 export function sha256(data: Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return sha256HexSync(data);
 }
 
 /** Writes the files; updates release.json (indexes, and sha256 pins when it keeps pins). */

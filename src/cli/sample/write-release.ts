@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256HexSync } from '../../adapters/node/sha256.ts';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -120,7 +120,7 @@ export async function writeSampleRelease(
   }
   for (const [p, data] of built.files) bytes.set(p, data);
   const pins: Record<string, string> = {};
-  for (const [p, data] of bytes) pins[p] = createHash('sha256').update(data).digest('hex');
+  for (const [p, data] of bytes) pins[p] = sha256HexSync(data);
   bytes.set(
     PATHS.descriptor,
     encoder.encode(
@@ -145,7 +145,7 @@ export async function writeSampleRelease(
     const target = path.join(outDir, ...p.split('/'));
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, data);
-    files.push({ path: p, bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') });
+    files.push({ path: p, bytes: data.length, sha256: sha256HexSync(data) });
   }
   return { outDir, files, pipeline, millis: Date.now() - started };
 }

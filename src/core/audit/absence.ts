@@ -4,6 +4,7 @@
  * name and its known aliases), so a reader can judge whether the corpus supports the premise.
  */
 import type { Task } from '../release/types.ts';
+import { wordsPattern } from '../text/regexp.ts';
 
 export const ABSENCE_TYPES = new Set(['unanswerable', 'false_premise']);
 
@@ -54,8 +55,6 @@ export function targetNeedles(target: string | undefined, aliases: readonly stri
   return out.sort((a, b) => b.length - a.length);
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * Mentions of any of the needles in a text: case-insensitive, any whitespace between words,
  * overlapping matches (a name and its alias) counted once.
@@ -65,8 +64,7 @@ export function countMentions(text: string, needles: readonly string[]): number 
   for (const n of needles) {
     const words = n.split(/\s+/).filter(Boolean);
     if (!words.length) continue;
-    for (const m of text.matchAll(new RegExp(words.map(escapeRe).join('\\s+'), 'giu')))
-      spans.push([m.index, m.index + m[0].length]);
+    for (const m of text.matchAll(wordsPattern(words, 'giu'))) spans.push([m.index, m.index + m[0].length]);
   }
   spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   let count = 0;

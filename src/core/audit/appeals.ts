@@ -6,6 +6,7 @@ import { errorMessage } from '../error-message.ts';
 import type { SplitName } from '../release/types.ts';
 import { SPLITS } from '../release/types.ts';
 import { codePointOffset } from './normalise.ts';
+import { wordsPattern } from '../text/regexp.ts';
 
 export const APPEAL_FORMAT = 'epstein-bench-appeal/1';
 export const MAX_PASSAGE_CHARS = 4000;
@@ -34,7 +35,7 @@ export interface GoldAppeal {
 export function locatePassage(text: string, passage: string): number | null {
   const words = passage.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return null;
-  const re = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'), 'u');
+  const re = wordsPattern(words, 'u');
   const m = re.exec(text);
   return m ? codePointOffset(text, m.index) : null;
 }

@@ -1,5 +1,6 @@
 import type { GoldItem, Provenance, TaskType } from '../release/types.ts';
 import { placeholders, type Sql, type SqlValue } from './sql.ts';
+import { parseTaskColumns, type TaskJsonColumns } from './task-records.ts';
 
 /** Filters of the Tasks page: OR within a facet, AND across facets. */
 export interface TaskFilter {
@@ -280,24 +281,15 @@ export interface TaskDetail extends TaskListRow {
 
 export async function taskDetail(sql: Sql, taskId: string, split?: string): Promise<TaskDetail | undefined> {
   const params: SqlValue[] = [taskId];
-  const [row] = await sql.all<
-    TaskListRow & {
-      items_json: string | null;
-      gold_docs_json: string | null;
-      source_doc_ids_json: string | null;
-      provenance_json: string | null;
-      false_element: string | null;
-    }
-  >(
+  const [row] = await sql.all<TaskListRow & TaskJsonColumns & { false_element: string | null }>(
     `SELECT * FROM tasks WHERE task_id = ? ${split ? 'AND split = ?' : ''} ORDER BY split DESC LIMIT 1`,
     split ? [...params, split] : params,
   );
   if (!row) return undefined;
-  const parse = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
-  const { items_json, gold_docs_json, source_doc_ids_json, provenance_json, ...rest } = row;
-  const gold = parse<string[]>(gold_docs_json);
+  const { rest, parsed } = parseTaskColumns(row);
+  const gold = parsed.gold_docs;
   const gold_doc_rows = gold && gold.length ? await docsByIds(sql, gold) : [];
-  const sources = parse<string[]>(source_doc_ids_json);
+  const sources = parsed.source_doc_ids;
   const source_doc_rows = sources && sources.length ? await docsByIds(sql, sources) : [];
   const pool = (
     await sql.all<{ doc_id: string; judgement: string; from_json: string; quality: string | null }>(
@@ -311,16 +303,7 @@ export async function taskDetail(sql: Sql, taskId: string, split?: string): Prom
     from: JSON.parse(p.from_json) as string[],
     quality: p.quality,
   }));
-  return {
-    ...rest,
-    items: parse<GoldItem[]>(items_json),
-    gold_docs: gold,
-    source_doc_ids: sources,
-    provenance: parse<Provenance>(provenance_json),
-    gold_doc_rows,
-    source_doc_rows,
-    pool,
-  };
+  return { ...rest, ...parsed, gold_doc_rows, source_doc_rows, pool };
 }
 
 export async function docsByIds(sql: Sql, ids: readonly string[]): Promise<DocRow[]> {

@@ -53,3 +53,58 @@ function sqlTypeOf(arrowType: string): string {
   if (arrowType === 'Bool') return 'BOOLEAN';
   return 'VARCHAR';
 }
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** What DuckDB-WASM's two connections share: the async one (data worker) and the blocking one (Node tests). */
+export interface DuckDbConnection {
+  query(sql: string): MaybePromise<unknown>;
+  prepare(sql: string): MaybePromise<DuckDbStatement>;
+  close(): MaybePromise<unknown>;
+}
+
+interface DuckDbStatement {
+  query(...params: SqlValue[]): MaybePromise<{ toArray(): Array<{ toJSON(): Record<string, unknown> }> }>;
+  close(): MaybePromise<unknown>;
+}
+
+/**
+ * One explorer session over a DuckDB-WASM connection: its own schema, extensions never fetched.
+ * `insertRows` is the engine's Arrow insert (a table in the browser, an IPC stream in Node).
+ */
+export async function duckDbSession<C extends DuckDbConnection>(
+  schema: string,
+  connect: () => MaybePromise<C>,
+  insertRows: (conn: C, name: string, data: Table) => MaybePromise<unknown>,
+): Promise<SqlSession> {
+  if (!SAFE_IDENTIFIER.test(schema)) throw new Error(`bad schema name ${schema}`);
+  const conn = await connect();
+  // Offline: an autoloaded extension would be fetched from DuckDB's servers and crash the wasm.
+  await conn.query('SET autoinstall_known_extensions=false; SET autoload_known_extensions=false');
+  await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path = '${schema}'`);
+  return {
+    async exec(sql) {
+      await conn.query(sql);
+    },
+    async all<T extends object>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+      const stmt = await conn.prepare(sql);
+      try {
+        const result = await stmt.query(...params);
+        return result.toArray().map((r) => plainRow(r.toJSON()) as T);
+      } finally {
+        await stmt.close();
+      }
+    },
+    async insertArrow(name: string, data: Table) {
+      if (data.numRows > 0) {
+        await insertRows(conn, name, data);
+        return;
+      }
+      await conn.query(emptyTableSql(name, data));
+    },
+    async close() {
+      await conn.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await conn.close();
+    },
+  };
+}

@@ -4,29 +4,38 @@
  * same values (including Int32 truncation of numbers and the JSON text of nested fields).
  */
 import type { LoadedRelease } from '../release/load.ts';
-import type { Task } from '../release/types.ts';
+import type { GoldItem, Provenance, Task } from '../release/types.ts';
+import type { TaskListRow } from './queries.ts';
 import { SPLITS } from '../release/types.ts';
 
-export interface TaskRecord {
-  task_id: string;
-  split: string;
-  row_no: number;
-  type: string;
-  question: string;
-  answer: string | null;
-  has_key: boolean;
-  n_gold: number | null;
-  n_items: number | null;
-  pool_size: number | null;
-  salience: number | null;
-  target_entity: string | null;
-  false_element: string | null;
-  /** Filled after the documents are known (fillSourceQuality / the store's own rule). */
-  source_quality: string | null;
+/** The nested fields of a task, kept as JSON text in the tasks table. */
+export interface TaskJsonColumns {
   items_json: string | null;
   gold_docs_json: string | null;
   source_doc_ids_json: string | null;
   provenance_json: string | null;
+}
+
+export interface TaskRecord extends Omit<TaskListRow, 'type' | 'source_quality'>, TaskJsonColumns {
+  type: string;
+  false_element: string | null;
+  /** Filled after the documents are known (fillSourceQuality / the store's own rule). */
+  source_quality: string | null;
+}
+
+/** A task row with its JSON columns parsed (as TaskDetail holds them) and the other columns apart. */
+export function parseTaskColumns<R extends TaskJsonColumns>(row: R) {
+  const parse = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
+  const { items_json, gold_docs_json, source_doc_ids_json, provenance_json, ...rest } = row;
+  return {
+    rest,
+    parsed: {
+      items: parse<GoldItem[]>(items_json),
+      gold_docs: parse<string[]>(gold_docs_json),
+      source_doc_ids: parse<string[]>(source_doc_ids_json),
+      provenance: parse<Provenance>(provenance_json),
+    },
+  };
 }
 
 /** One (task, split, doc) link of the gold or sources table. */

@@ -4,7 +4,7 @@
  * DuckDB has started. Every answer equals the SQL one (test/unit/core/explorer/task-store.test.ts
  * runs both over the same releases): the same facet buckets, NULL handling, orders and ties.
  */
-import type { GoldItem, PoolEntry, Provenance } from '../release/types.ts';
+import type { PoolEntry } from '../release/types.ts';
 import type { DocsIndex } from './docs-index.ts';
 import {
   TASK_FACETS,
@@ -19,7 +19,7 @@ import {
   type TaskOrder,
   type TaskPage,
 } from './queries.ts';
-import { compareText, sourceQualityOf, type TaskRecord, type TaskTables } from './task-records.ts';
+import { compareText, parseTaskColumns, sourceQualityOf, type TaskRecord, type TaskTables } from './task-records.ts';
 import type { TaskType } from '../release/types.ts';
 
 /** A filter whose free text is already resolved to the `split:task_id` keys of the search hits. */
@@ -260,10 +260,9 @@ export class TaskStore {
   ): Promise<TaskDetail | undefined> {
     const row = this.record(taskId, split);
     if (!row) return undefined;
-    const parse = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
-    const { items_json, gold_docs_json, source_doc_ids_json, provenance_json, ...rest } = row;
-    const gold = parse<string[]>(gold_docs_json);
-    const sources = parse<string[]>(source_doc_ids_json);
+    const { rest, parsed } = parseTaskColumns(row);
+    const gold = parsed.gold_docs;
+    const sources = parsed.source_doc_ids;
     const mine = (pool ?? []).filter((p) => p.task_id === taskId);
     const [gold_doc_rows, source_doc_rows, poolDocs] = await Promise.all([
       gold && gold.length && docs ? docs.rows(gold) : [],
@@ -289,15 +288,6 @@ export class TaskStore {
       // An embed reads only the rows it shows: the quality of this task's sources is known from them.
       rest.source_quality = sourceQualityOf(source_doc_rows.map((d) => d.quality ?? null));
     }
-    return {
-      ...rest,
-      items: parse<GoldItem[]>(items_json),
-      gold_docs: gold,
-      source_doc_ids: sources,
-      provenance: parse<Provenance>(provenance_json),
-      gold_doc_rows,
-      source_doc_rows,
-      pool: poolRows,
-    } as TaskDetail;
+    return { ...rest, ...parsed, gold_doc_rows, source_doc_rows, pool: poolRows } as TaskDetail;
   }
 }

@@ -3,6 +3,7 @@ import type { AnswerKind } from './facts.ts';
 import { MEETING_TOPICS, MOTIONS, PAYMENT_PURPOSES, VENUES } from './names.ts';
 import type { World } from './world.ts';
 import { formalName, fullName } from './world.ts';
+import { escapeRegExp } from '../text/regexp.ts';
 
 /**
  * Deterministic extractive reader standing in for the gauntlet's LLM reader: it decides from the
@@ -113,5 +114,5 @@ export function contentTokens(text: string): string[] {
 }
 
 function wordRegex(phrase: string, flags = 'g'): RegExp {
-  return new RegExp(`(?<![A-Za-z])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z])`, flags);
+  return new RegExp(`(?<![A-Za-z])${escapeRegExp(phrase)}(?![A-Za-z])`, flags);
 }

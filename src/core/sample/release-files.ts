@@ -1,4 +1,5 @@
 import { questionLine, writeJsonl } from '../release/jsonl.ts';
+import { sha256Hex } from '../release/sha256.ts';
 import { pyJsonDumps, pyJsonDumpsIndent } from '../python/json-dumps.ts';
 import type { Manifest, ManifestSplit, ReleaseDescriptor, SplitName, Task } from '../release/types.ts';
 import { datasetCard } from './card.ts';
@@ -52,12 +53,6 @@ export const PATHS = {
   /** The sample judge's replies (verdicts.json format), so the browser scores the sample offline. */
   judge_cache: SHIPPED_JUDGE_CACHE,
 } as const;
-
-export async function sha256Hex(data: string | Uint8Array): Promise<string> {
-  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 function byType(tasks: Task[]): ManifestSplit['by_type'] {
   const out: ManifestSplit['by_type'] = {};

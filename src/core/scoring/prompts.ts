@@ -5,6 +5,7 @@
  */
 import type { JudgeProfile, Task } from '../release/types.ts';
 import { pyReprStrList } from '../python/repr.ts';
+import { sha256Hex } from '../release/sha256.ts';
 
 export type JudgeTag = 'SCOREJUDGE' | 'AGGJUDGE' | 'PREMISEID';
 export type PromptKind = 'answer' | 'aggregation' | 'premise_id';
@@ -67,16 +68,6 @@ export function renderPremisePrompt(profile: JudgeProfile, task: Task, answer: s
     false_presupposition: orNA(task.false_element),
     answer,
   });
-}
-
-const encoder = new TextEncoder();
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(text)));
-  let out = '';
-  for (const b of digest) out += HEX[b]!;
-  return out;
 }
 
 export function judgeCacheKey(model: string, system: string, prompt: string): Promise<string> {

@@ -4,6 +4,7 @@
  * so that nothing of another column (the media columns are hundreds of MB) is ever requested.
  */
 import { parquetMetadata, parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { errorMessage } from '../error-message.ts';
 import { SourceError } from './http.ts';
 
 /** Reads bytes [start, end) of one shard. */
@@ -65,7 +66,7 @@ export function parseFooter(bytes: Uint8Array, label: string): FileMetaData {
   try {
     return parquetMetadata(bytes);
   } catch (e) {
-    throw new SourceError(`${label}: unreadable parquet footer (${e instanceof Error ? e.message : e})`, 'bad-data');
+    throw new SourceError(`${label}: unreadable parquet footer (${errorMessage(e)})`, 'bad-data');
   }
 }
 
@@ -179,10 +180,7 @@ export async function readRowGroupRows(
     })) as Array<Record<string, unknown>>;
   } catch (e) {
     if (e instanceof SourceError) throw e;
-    throw new SourceError(
-      `${label}: row group ${rowGroup} could not be decoded (${e instanceof Error ? e.message : e})`,
-      'bad-data',
-    );
+    throw new SourceError(`${label}: row group ${rowGroup} could not be decoded (${errorMessage(e)})`, 'bad-data');
   }
 }
 

@@ -3,6 +3,7 @@
  * text if it is there, else the longest run of its words that is. Pure text work, no DOM: the UI
  * renders the segments as text nodes and <mark>s.
  */
+import { wordsPattern } from './regexp.ts';
 
 export interface Span {
   start: number;
@@ -34,12 +35,8 @@ const STOP = new Set([
   'was',
 ]);
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Words of the needle as a pattern that tolerates any run of whitespace between them. */
-function pattern(words: readonly string[]): RegExp {
-  return new RegExp(words.map(escape).join('\\s+'), 'giu');
-}
+const pattern = (words: readonly string[]) => wordsPattern(words, 'giu');
 
 function allMatches(text: string, re: RegExp, limit: number): Span[] {
   const out: Span[] = [];

@@ -17,10 +17,10 @@ describe('AsyncState', () => {
     const state = new AsyncState<number>();
     const answer = deferred<number>();
     const settled = state.run(() => answer.promise);
-    expect(state).toMatchObject({ pending: true, value: undefined, error: undefined });
+    expect(state).toMatchObject({ pending: true, settled: false, value: undefined, error: undefined });
     answer.resolve(7);
     await settled;
-    expect(state).toMatchObject({ pending: false, value: 7, error: undefined });
+    expect(state).toMatchObject({ pending: false, settled: true, value: 7, error: undefined });
   });
 
   it('keeps the latest run: an earlier answer arriving late is dropped', async () => {
@@ -82,7 +82,7 @@ describe('AsyncState', () => {
       if (calls === 1) throw new Error('worker restarted');
       return 'second time lucky';
     });
-    expect(state.error).toBe('worker restarted');
+    expect(state).toMatchObject({ error: 'worker restarted', settled: true });
     await state.retry();
     expect(state).toMatchObject({ value: 'second time lucky', error: undefined });
     const late = deferred<string>();
@@ -90,7 +90,7 @@ describe('AsyncState', () => {
     state.reset();
     late.resolve('too late');
     await settled;
-    expect(state).toMatchObject({ value: undefined, pending: false, error: undefined });
+    expect(state).toMatchObject({ value: undefined, pending: false, settled: false, error: undefined });
     await state.retry();
     expect(calls).toBe(2);
   });

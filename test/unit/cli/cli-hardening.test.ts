@@ -12,8 +12,9 @@ import { terminalSafe } from '../../../src/cli/terminal.ts';
 import {
   hasShared,
   projectRoot as projectRootDir,
-  sharedDir,
+  goldenDir,
   sharedNote as sharedSkipReason,
+  v10Dir,
 } from '../../support/shared.ts';
 
 interface Run {
@@ -44,8 +45,8 @@ function openTmp(prefix: string): string {
 }
 
 const STACK_LINE = /^\s+at .+[:(]/m;
-const profile = path.join(sharedDir, 'epstein-bench-v1.0', 'judge-profile.json');
-const golden = (name: string, file: string) => path.join(sharedDir, 'golden', 'scoring', name, file);
+const profile = path.join(v10Dir, 'judge-profile.json');
+const golden = (name: string, file: string) => path.join(goldenDir, 'scoring', name, file);
 
 describe('CLI: corrupt parquet, --out folders, unreadable files, deep JSON', () => {
   it('release-check names a corrupt parquet file and says what is wrong, with no stack trace', async () => {

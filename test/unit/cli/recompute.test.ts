@@ -10,8 +10,8 @@ import { parseTasksJsonl } from '../../../src/core/scoring/scoring-inputs.ts';
 import {
   hasShared,
   projectRoot as projectRootDir,
-  sharedDir,
   sharedNote as sharedSkipReason,
+  v10Dir,
 } from '../../support/shared.ts';
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -29,7 +29,6 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 const sample = path.join(projectRootDir, 'static-data/sample');
 const sampleSubmission = path.join(sample, 'submissions/bm25-top-doc-sample');
 const sampleTasks = path.join(sample, 'full/tasks.jsonl');
-const v10 = path.join(sharedDir, 'epstein-bench-v1.0');
 
 /** A copy of a submission folder whose scores.json is changed by `edit`. */
 function editedCopy(from: string, edit: (scores: Record<string, unknown>) => void): string {
@@ -47,9 +46,9 @@ describe('recompute (CLI)', () => {
     `bm25-reference of v1.0: every judge-free number equals the committed one, bit for bit (exit 0)${hasShared ? '' : ` (${sharedSkipReason})`}`,
     async () => {
       const r = await cli([
-        path.join(v10, 'submissions/bm25-reference'),
+        path.join(v10Dir, 'submissions/bm25-reference'),
         '--tasks',
-        path.join(v10, 'full/tasks.jsonl'),
+        path.join(v10Dir, 'full/tasks.jsonl'),
       ]);
       expect(r.stderr).not.toMatch(/error/i);
       expect(r.code).toBe(0);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeJudgeCacheEntry } from '../../../src/adapters/node/judge-cache-fs.ts';
-import { hasShared, projectRoot, sharedDir, sharedNote } from '../../support/shared.ts';
+import { goldenDir, hasShared, projectRoot, sharedNote, v10Dir } from '../../support/shared.ts';
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -20,8 +20,8 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
-const golden = (name: string, file: string) => path.join(sharedDir, 'golden', 'scoring', name, file);
-const profile = path.join(sharedDir, 'epstein-bench-v1.0', 'judge-profile.json');
+const golden = (name: string, file: string) => path.join(goldenDir, 'scoring', name, file);
+const profile = path.join(v10Dir, 'judge-profile.json');
 
 describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedNote})`}`, () => {
   const tmp = mkdtempSync(path.join(tmpdir(), 'scoring-cli-'));
@@ -104,7 +104,7 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedNote})`}`, (
     const r = await cli([
       'score',
       '--tasks',
-      path.join(sharedDir, 'epstein-bench-v1.0', 'full', 'tasks-sample.jsonl'),
+      path.join(v10Dir, 'full', 'tasks-sample.jsonl'),
       '--predictions',
       path.join(dir, 'predictions.jsonl'),
       '--judge-profile',
@@ -154,7 +154,7 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedNote})`}`, (
     mkdirSync(bundle);
     copyFileSync(golden(name, 'predictions.jsonl'), path.join(bundle, 'predictions.jsonl'));
     copyFileSync(golden(name, 'scores.json'), path.join(bundle, 'scores.json'));
-    const manifestPath = path.join(sharedDir, 'epstein-bench-v1.0', 'manifest.json');
+    const manifestPath = path.join(v10Dir, 'manifest.json');
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
       splits: { dev: { questions_sha256: string } };
     };
@@ -204,10 +204,7 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedNote})`}`, (
     expect(noQuestions.stderr).toContain(
       `no questions file of split "dev" found next to ${path.join(release, 'manifest.json')}`,
     );
-    copyFileSync(
-      path.join(sharedDir, 'epstein-bench-v1.0', 'dev', 'questions.jsonl'),
-      path.join(release, 'dev', 'questions.jsonl'),
-    );
+    copyFileSync(path.join(v10Dir, 'dev', 'questions.jsonl'), path.join(release, 'dev', 'questions.jsonl'));
     const found = await cli([...args.slice(0, 1), nested, ...args.slice(2, -2)]);
     expect(found.stderr).not.toContain('FAIL');
     expect(found.stdout).toContain(
@@ -234,11 +231,7 @@ describe.runIf(hasShared)(`scoring CLI${hasShared ? '' : ` (${sharedNote})`}`, (
     const same = await cli(['compare', golden(name, 'scores.json'), golden(name, 'scores.json')]);
     expect(same.code).toBe(0);
 
-    const lb = await cli([
-      'check-leaderboard',
-      path.join(sharedDir, 'epstein-bench-v1.0', 'leaderboard.json'),
-      manifestPath,
-    ]);
+    const lb = await cli(['check-leaderboard', path.join(v10Dir, 'leaderboard.json'), manifestPath]);
     expect(lb.code).toBe(0);
     expect(lb.stdout).toContain('7/7 rows consistent');
   }, 90_000);

@@ -2,6 +2,8 @@
  * src/core runs in the page, in workers and in Node, so lint refuses platform modules, UI code
  * and host globals there (eslint.config.js). Probe sources are linted as if they lived in src/core.
  */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -19,6 +21,11 @@ describe('src/core layering (eslint.config.js)', () => {
     ["import { mount } from 'svelte';\nexport const m = mount;", 'no-restricted-imports'],
     ["import { url } from '../../app/state/url.svelte.ts';\nexport const u = url;", 'no-restricted-imports'],
     ["import { run } from '../../cli/main.ts';\nexport const r = run;", 'no-restricted-imports'],
+    ["import { promised } from '../../adapters/browser/idb.ts';\nexport const p = promised;", 'no-restricted-imports'],
+    [
+      "import type { OfflineRequest } from '../../sw/protocol.ts';\nexport type R = OfflineRequest;",
+      'no-restricted-imports',
+    ],
     [
       "import type { DataApi } from '../../../workers/data.worker.ts';\nexport type D = DataApi;",
       'no-restricted-imports',
@@ -34,6 +41,22 @@ describe('src/core layering (eslint.config.js)', () => {
       found.some((p) => p.startsWith(`${rule}:`)),
       found.join('\n'),
     ).toBe(true);
+  });
+
+  // Every folder of src/core, the ones added later (net, audit, source-docs) included.
+  const folders = readdirSync(path.resolve('src/core'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+  it('covers the folders added since the rule was written', () => {
+    expect(folders).toEqual(expect.arrayContaining(['net', 'audit', 'source-docs', 'explorer', 'python']));
+  });
+  it.each(folders)('refuses node:fs and window in src/core/%s', async (folder) => {
+    const found = await problems(
+      "import { readFileSync } from 'node:fs';\nexport const f = readFileSync;\nexport const w = window.innerWidth;",
+      `src/core/${folder}/probe.ts`,
+    );
+    expect(found.filter((p) => p.startsWith('no-restricted-imports:')).length, found.join('\n')).toBe(1);
+    expect(found.filter((p) => p.startsWith('no-restricted-globals:')).length, found.join('\n')).toBe(1);
   });
 
   it('accepts code that uses only what every host has', async () => {

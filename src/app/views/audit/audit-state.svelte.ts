@@ -3,6 +3,7 @@ import * as Comlink from 'comlink';
 import type { AuditOverview, AuditReleaseInfo } from '../../../core/audit/service.ts';
 import type { SplitName } from '../../../core/release/types.ts';
 import { auditWorker } from '../../data/audit-client.ts';
+import { AsyncState } from '../../lib/async-state.svelte.ts';
 import { release } from '../../state/release.svelte.ts';
 import { url } from '../../state/url.svelte.ts';
 import { sourceDocs } from '../../state/source-docs.svelte.ts';
@@ -92,4 +93,21 @@ async function readFromSource(docId: string): Promise<SourceRead> {
 
 export function pct(x: number | null, digits = 1): string {
   return x === null ? '—' : `${(x * 100).toFixed(digits)}%`;
+}
+
+/**
+ * A tab's list for the shown split, loaded again when the split or its overview changes (the
+ * latest load wins). Call it while the tab's component is created: it registers an effect.
+ */
+export function splitList<T>(
+  shown: () => { split: SplitName; overview: AuditOverview },
+  load: (split: SplitName) => Promise<T[]>,
+): AsyncState<T[]> {
+  const list = new AsyncState<T[]>();
+  $effect(() => {
+    const { split, overview } = shown();
+    void overview;
+    void list.run(() => load(split));
+  });
+  return list;
 }

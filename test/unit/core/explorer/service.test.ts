@@ -4,14 +4,13 @@
  * answers neither locks loading nor queues later loads (issue 10, 4.5).
  */
 import { cpSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExplorerData, type LoadEvents, type ReleaseSummary } from '../../../../src/core/explorer/service.ts';
 import type { SqlDatabase } from '../../../../src/core/explorer/sql.ts';
 import { startStaticServer } from '../../../e2e/support.ts';
+import { listenLocal } from '../../../support/local-server.ts';
 import { startNodeDuckDb } from '../../../support/node-duckdb.ts';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
@@ -41,16 +40,9 @@ function copyOf(folder: string): string {
 
 /** A server that accepts every request and never answers it. */
 async function hungServer(): Promise<string> {
-  const server: Server = createServer(() => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push({
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/release/`;
+  const server = await listenLocal(() => undefined);
+  servers.push(server);
+  return `${server.origin}/release/`;
 }
 
 function service(fetchTimeoutMs?: number) {

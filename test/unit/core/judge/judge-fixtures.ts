@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { JudgeError } from '../../../../src/core/judge/errors.ts';
+import { sha256Hex } from '../../../../src/core/release/sha256.ts';
 import type { Sleep } from '../../../../src/core/judge/retry.ts';
 import type { JudgeCall, JudgeEndpoint } from '../../../../src/core/judge/types.ts';
 
@@ -8,9 +9,7 @@ export const MODEL = 'gpt-5.5-2026-04-23';
 export const SYSTEM = 'You are a precise assistant. Respond with JSON only.';
 
 export async function cacheKey(model: string, system: string, prompt: string): Promise<string> {
-  const bytes = new TextEncoder().encode(`${model}\0${system}\0${prompt}`);
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return sha256Hex(`${model}\0${system}\0${prompt}`);
 }
 
 export async function makeCall(prompt: string, taskId = 't1', model = MODEL): Promise<JudgeCall> {

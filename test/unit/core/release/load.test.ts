@@ -1,23 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasShared, projectRoot, sharedNote, v10Dir } from '../../../support/shared.ts';
 import { detectLayout } from '../../../../src/core/release/layout.ts';
 import { loadRelease, ReleaseRefused } from '../../../../src/core/release/load.ts';
 import { FileListSource, MemorySource, stripCommonRoot } from '../../../../src/core/release/source.ts';
+import { readFolder } from './mini-files.ts';
 
 const v10 = v10Dir;
 const mini = path.join(projectRoot, 'test/fixtures/mini-release');
-
-function readFolder(dir: string, prefix = ''): Map<string, Uint8Array> {
-  const out = new Map<string, Uint8Array>();
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) for (const [k, v] of readFolder(full, `${prefix}${name}/`)) out.set(k, v);
-    else out.set(`${prefix}${name}`, new Uint8Array(readFileSync(full)));
-  }
-  return out;
-}
 
 describe('layout detection', () => {
   it('finds our layout by release.json, the official one by manifest + questions, the repository by dataset/<v>/, and build/ files', () => {

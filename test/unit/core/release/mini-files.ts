@@ -1,5 +1,5 @@
 /** The mini fixture release as a map of files, with helpers to change a file and re-pin it. */
-import { createHash } from 'node:crypto';
+import { sha256HexSync } from '../../../../src/adapters/node/sha256.ts';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,7 +36,7 @@ export function editDescriptor(files: Map<string, Uint8Array>, change: (d: Descr
 export function replacePinned(files: Map<string, Uint8Array>, file: string, bytes: Uint8Array): void {
   files.set(file, bytes);
   editDescriptor(files, (d) => {
-    d.sha256[file] = createHash('sha256').update(bytes).digest('hex');
+    d.sha256[file] = sha256HexSync(bytes);
   });
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256HexSync } from '../../../../src/adapters/node/sha256.ts';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,7 +38,7 @@ const jsonl = <T>(p: string): T[] =>
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as T);
-const sha = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+const sha = (data: Buffer | string) => sha256HexSync(data);
 
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'sample-release-'));

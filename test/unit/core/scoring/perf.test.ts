@@ -1,7 +1,7 @@
 /**
  * Timing of the two paths a user waits on, on a synthetic full-size split (1,038 tasks).
- * Goals: < 200 ms and < 1 s on an idle machine (measured: ~15-50 ms and ~150-400 ms). The
- * asserted bounds are 5x / 4x looser because unit tests share two cores with other suites.
+ * Goals: < 200 ms and < 1 s on an idle machine (measured: ~15-50 ms and ~150-400 ms). The times
+ * are printed, never asserted (unit tests share two cores); the assertions check the work was done.
  */
 import { describe, expect, it } from 'vitest';
 import type { Task, TaskType } from '../../../../src/core/release/types.ts';

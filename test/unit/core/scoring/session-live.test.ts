@@ -3,24 +3,15 @@
  * store refuses are kept and scored from (audit finding 4.3), a refused key stops the run and
  * says why (4.8).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseVerdictsJson } from '../../../../src/core/judge/cache.ts';
 import { MemoryJudgeCacheStore, ScoreSession } from '../../../../src/core/scoring/session/index.ts';
+import { sampleDir as sample, sampleFiles } from './sample-files.ts';
 import { startMockJudgeServer, type MockJudgeServer } from '../../../support/mock-judge-server.ts';
 
-const sample = path.resolve(__dirname, '../../../../static-data/sample');
 const KEY = 'sk-session-live-0123456789abcdef';
-
-function files(dir: string, prefix = ''): Array<{ path: string; file: Blob }> {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory()
-      ? files(full, `${prefix}${name}/`)
-      : [{ path: `sample/${prefix}${name}`, file: new Blob([readFileSync(full)]) }];
-  });
-}
 
 /** The reference predictions with every answer changed, so that no shipped reply applies. */
 function livePredictions(): Blob {
@@ -60,7 +51,7 @@ afterEach(async () => {
 
 async function sessionOn(store: MemoryJudgeCacheStore): Promise<{ session: ScoreSession; model: string }> {
   const session = new ScoreSession(store, { baseHref: 'http://localhost/' });
-  const info = await session.useRelease({ kind: 'files', label: 'sample', files: files(sample) });
+  const info = await session.useRelease({ kind: 'files', label: 'sample', files: sampleFiles() });
   const view = await session.setPredictions('primary', 'predictions.jsonl', livePredictions());
   expect(view.ok).toBe(true);
   return { session, model: info.profileModel! };

@@ -1,24 +1,14 @@
 /** The Score page's engine in Node, on the embedded sample release (files as Blobs, memory cache). */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryJudgeCacheStore, ScoreSession } from '../../../../src/core/scoring/session/index.ts';
-
-const sample = path.resolve(__dirname, '../../../../static-data/sample');
-
-function files(dir: string, prefix = ''): Array<{ path: string; file: Blob }> {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory()
-      ? files(full, `${prefix}${name}/`)
-      : [{ path: `sample/${prefix}${name}`, file: new Blob([readFileSync(full)]) }];
-  });
-}
+import { sampleDir as sample, sampleFiles } from './sample-files.ts';
 
 describe('ScoreSession', () => {
   it('scores a reference submission from the shipped judge cache to its committed scores.json', async () => {
     const session = new ScoreSession(new MemoryJudgeCacheStore(), { baseHref: 'http://localhost/' });
-    const info = await session.useRelease({ kind: 'files', label: 'sample', files: files(sample) });
+    const info = await session.useRelease({ kind: 'files', label: 'sample', files: sampleFiles() });
     expect(info.splits.map((s) => s.split)).toEqual(['full', 'dev']);
     expect(info.shippedCacheEntries).toBeGreaterThan(100);
     expect(info.leaderboardEntries).toBe(3);

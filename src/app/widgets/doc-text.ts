@@ -1,0 +1,8 @@
+/** What a document-text widget is given: DocText (release corpus) passes it on to SourceDocText (Hugging Face). */
+export interface DocTextProps {
+  docId: string;
+  needles?: readonly string[];
+  showChunks?: boolean;
+  /** Called with the text once known (the page's chunk list uses it). */
+  onText?: (text: string) => void;
+}
