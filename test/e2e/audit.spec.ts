@@ -155,9 +155,9 @@ test.describe('the Audit page on the sample', () => {
     await expect(page.getByTestId('audit-docs-read')).toContainText('317 of 317 gold and item documents read');
     await expect(page.getByTestId('grounding-line')).toHaveText([
       'single_hop 100.0% (90/90)',
+      'timeline 20.0% (2/10)',
       'aggregation 100.0% (78/78 items)',
       'dossier 100.0% (30/30 items)',
-      'timeline 20.0% (2/10)',
     ]);
     await expect(page.getByTestId('rule-grounding')).toContainText('at least 60%');
     await expect(page.getByTestId('rule-grounding')).toContainText('[a-z0-9]{2,}');
@@ -239,9 +239,9 @@ test.describe('a release without corpus text', () => {
     // the same figures as from the sample's own docs.parquet
     await expect(page.getByTestId('grounding-line')).toHaveText([
       'single_hop 100.0% (90/90)',
+      'timeline 20.0% (2/10)',
       'aggregation 100.0% (78/78 items)',
       'dossier 100.0% (30/30 items)',
-      'timeline 20.0% (2/10)',
     ]);
     await page.getByTestId('audit-tab-cutoff').click();
     await expect(page.getByTestId('cutoff-summary')).toContainText('6 tasks with evidence past the 2,500-character');

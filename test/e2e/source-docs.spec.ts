@@ -125,8 +125,8 @@ test('a document page reads its text from the mock Hub once allowed: answer high
   const doc = docs.get(docId)!;
   const before = hub.log.length;
   await page.goto(docUrl(official.url, longTask));
-  await expect(page.getByTestId('release-title')).toContainText('Epstein Bench v1.0');
-  await expect(page.getByTestId('release-title').getByTestId('fictional-mark')).toHaveCount(0);
+  // Loaded (its manifest is the sample's; that it is the corpus-less copy shows in source-ask below).
+  await expect(page.getByTestId('release-title')).not.toContainText(/loading|no release/);
   // Nothing is read from the Hub before the user allows it.
   await expect(page.getByTestId('source-ask')).toContainText(`at ${new URL(hub.endpoint).host}`);
   expect(hub.log.length).toBe(before);

@@ -229,6 +229,9 @@ export interface TypeGrounding {
 }
 
 /** Per type in first-appearance order, counting tasks (answer types) or items (item types). */
+/** The card's two figures first, then the item types: the same order on every release. */
+const TYPE_ORDER: readonly TaskType[] = ['single_hop', 'timeline', 'aggregation', 'dossier'];
+
 export function groundingByType(results: readonly TaskGrounding[]): TypeGrounding[] {
   const byType = new Map<TaskType, TypeGrounding>();
   for (const r of results) {
@@ -256,5 +259,5 @@ export function groundingByType(results: readonly TaskGrounding[]): TypeGroundin
       }
     }
   }
-  return [...byType.values()];
+  return [...byType.values()].sort((a, b) => TYPE_ORDER.indexOf(a.type) - TYPE_ORDER.indexOf(b.type));
 }

@@ -256,7 +256,7 @@ export function summaryLines(report: AuditReport): string[] {
   if (report.pool_bias.length === 0) out.push('  no submissions audited');
   for (const b of report.pool_bias) {
     out.push(
-      `  ${b.slug}: ${b.outsidePairs} cited documents outside the gold set on ${b.tasksWithOutside} of ${b.tasks} tasks (${b.outsideDocs} distinct); gate without gold on ${b.tasksGateAllOutside} tasks`,
+      `  ${b.slug}${b.split === report.split ? '' : ` (split ${b.split})`}: ${b.outsidePairs} cited documents outside the gold set on ${b.tasksWithOutside} of ${b.tasks} tasks (${b.outsideDocs} distinct); gate citing only non-gold documents on ${b.tasksGateAllOutside} tasks`,
     );
     if (b.judge)
       out.push(

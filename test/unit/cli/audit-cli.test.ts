@@ -189,12 +189,18 @@ describe('audit on the sample release', () => {
       'dossier 100.0% (30/30 items)',
       'timeline 20.0% (2/10)',
       '6 tasks with evidence past the cut-off in a gold document (15 of 360 document-claim pairs)',
-      'bm25-top-doc-sample: 15 cited documents outside the gold set on 15 of 125 tasks',
+      'bm25-top-doc-sample: 15 cited documents outside the gold set on 15 of 125 tasks (15 distinct); gate citing only non-gold documents on 15 tasks',
       'judged correct with cited score 0: 4, of which citing outside the gold set: 4',
       'closed-book-sample-control: 0 cited documents outside the gold set on 0 of 125 tasks',
       'always-refuse-sample-control: 0 cited documents outside the gold set on 0 of 125 tasks',
     ])
       expect(r.out).toContain(line);
+    expect(r.out.split('\n').filter((l) => /^ {2}(single_hop|timeline|aggregation|dossier) /.test(l))).toEqual([
+      '  single_hop 100.0% (90/90)  [83 verbatim]',
+      '  timeline 20.0% (2/10)  [0 verbatim]',
+      '  aggregation 100.0% (78/78 items)  [0 verbatim]',
+      '  dossier 100.0% (30/30 items)  [0 verbatim]',
+    ]);
     const report = readReport(path.join(tmp, 'sample.json'));
     expect(report.pool_bias.map((b) => b.slug)).toEqual([
       'bm25-top-doc-sample',
@@ -213,6 +219,33 @@ describe.skipIf(!hasShared)(`audit on v1.0 (${sharedNote})`, () => {
     const report = readReport(path.join(tmp, 'v10.json'));
     expect(report.grounding.tasks).toMatchObject({ checked: 0, unread: 968 });
     expect(report.grounding.per_type.find((t) => t.type === 'single_hop')).toMatchObject({ checked: 0, unread: 823 });
-    expect(report.pool_bias[0]).toMatchObject({ slug: 'bm25-reference', tasks: 968, judge: null });
+    // the counts a short Python script over tasks.jsonl and predictions.jsonl gives (gold = gold_docs and item doc_ids)
+    expect(report.pool_bias[0]).toMatchObject({
+      slug: 'bm25-reference',
+      tasks: 968,
+      outsidePairs: 764,
+      tasksWithOutside: 435,
+      outsideDocs: 694,
+      tasksGateAllOutside: 233,
+      judge: null,
+    });
+    expect(r.out).toContain(
+      'bm25-reference: 764 cited documents outside the gold set on 435 of 968 tasks (694 distinct); gate citing only non-gold documents on 233 tasks',
+    );
+    expect(r.out.split('\n').filter((l) => /^ {2}\w+ n\/a/.test(l))).toEqual([
+      '  single_hop n/a (0/0)  [823 not read]',
+      '  timeline n/a (0/0)  [27 not read]',
+      '  aggregation n/a (0/0 items)  [306 not read]',
+      '  dossier n/a (0/0 items)  [22 not read]',
+    ]);
+  }, 60_000);
+
+  it('audits a submission against its own split, and says which', async () => {
+    const r = await audit(releaseDir, '--split', 'dev');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('split dev');
+    expect(r.out).toContain(
+      'bm25-reference (split full): 764 cited documents outside the gold set on 435 of 968 tasks',
+    );
   }, 60_000);
 });

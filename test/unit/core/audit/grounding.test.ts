@@ -151,6 +151,14 @@ describe('tasks and types', () => {
     expect(byType[0]).toMatchObject({ checked: 3, grounded: 2, verbatim: 2, unread: 1 });
   });
 
+  it('orders the types as the card does whatever the task order: single_hop, timeline, then the item types', () => {
+    expect(groundingByType([...results].reverse()).map((t) => t.type)).toEqual([
+      'single_hop',
+      'timeline',
+      'aggregation',
+    ]);
+  });
+
   it('lists the documents it needs once each', () => {
     expect(documentsNeeded(tasks)).toEqual(['G2', 'G1', 'G3', 'MISSING', 'I1', 'I2']);
   });
