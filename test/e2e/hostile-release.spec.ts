@@ -6,7 +6,7 @@
  * than the window, and no override reaches the page unescaped.
  */
 import { sha256HexSync } from '../../src/adapters/node/sha256.ts';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { copyFolder, projectRoot, startStaticServer } from './support.ts';
@@ -63,6 +63,14 @@ function hostileRelease(): { dir: string; tasks: TaskLine[] } {
   };
   manifest.splits.full.questions_sha256 = sha(at('full/questions.jsonl'));
   writeFileSync(at('manifest.json'), JSON.stringify(manifest, null, 2));
+  // The submissions answer these questions: their metadata pins the new questions file, or the
+  // release is refused once its submissions are read (they would answer other questions).
+  const submissions = readdirSync(at('submissions'));
+  for (const slug of submissions) {
+    const meta = JSON.parse(readFileSync(at(`submissions/${slug}/metadata.json`), 'utf8')) as Record<string, unknown>;
+    meta.questions_sha256 = manifest.splits.full.questions_sha256;
+    writeFileSync(at(`submissions/${slug}/metadata.json`), JSON.stringify(meta, null, 2));
+  }
   const descriptor = JSON.parse(readFileSync(at('release.json'), 'utf8')) as { sha256: Record<string, string> };
   for (const rel of [
     'full/tasks.jsonl',
@@ -71,6 +79,7 @@ function hostileRelease(): { dir: string; tasks: TaskLine[] } {
     'leaderboard.json',
     'entities.json',
     'manifest.json',
+    ...submissions.map((slug) => `submissions/${slug}/metadata.json`),
   ]) {
     descriptor.sha256[rel] = sha(at(rel));
   }
@@ -137,6 +146,36 @@ test('duplicates: validation names them and the task, doc, entity and leaderboar
   await expect(page.getByTestId('task-row')).toHaveCount(1);
   await page.goto(at(`q=${encodeURIComponent(dupId.question.split(' ').slice(0, 4).join(' '))}`));
   await expect(page.getByTestId('task-row').first()).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('duplicates: the Systems, Audit and Spot-check views show them too', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors = trackErrors(page);
+  const [dupGold, dupId] = [tasks[0]!, tasks[1]!];
+  await page.goto(at('view=systems'));
+  await expect(page.getByTestId('systems-row').first()).toBeVisible();
+  // Every task listed, so the repeated task id is listed twice.
+  await page.goto(at('view=audit&tab=grounding&show=all&type=single_hop'));
+  await expect(page.getByTestId('grounding-row').filter({ hasText: dupId.question })).toHaveCount(2);
+  await page.goto(at('view=audit&tab=cutoff'));
+  await expect(page.getByTestId('cutoff-summary')).toBeVisible();
+  await page.goto(at('view=audit&tab=bias'));
+  await expect(page.getByTestId('bias-row').first()).toBeVisible();
+  await page.goto(at('view=audit&tab=absence'));
+  await expect(page.getByTestId('absence-tasks')).toBeVisible();
+  // The spot-check sample holds every task with size 2000; walk to the one whose gold docs repeat.
+  await page.goto(at('view=spotcheck&size=2000&seed=1'));
+  const shown = page.getByTestId('spot-task');
+  await expect(shown).toBeVisible();
+  for (let step = 0; step < tasks.length + 200; step++) {
+    if ((await shown.getAttribute('data-task-id')) === dupGold.task_id) break;
+    const before = await page.getByTestId('spot-position').textContent();
+    await page.getByTestId('spot-next').click();
+    await expect(page.getByTestId('spot-position')).not.toHaveText(before!);
+  }
+  await expect(shown).toHaveAttribute('data-task-id', dupGold.task_id);
+  await expect(shown.locator('ul.gold > li')).toHaveCount(dupGold.gold_docs.length);
   expect(errors).toEqual([]);
 });
 

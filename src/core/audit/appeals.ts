@@ -81,6 +81,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function parseAppealsJsonl(text: string, source = 'appeals.jsonl'): { appeals: GoldAppeal[]; issues: string[] } {
   const appeals: GoldAppeal[] = [];
   const issues: string[] = [];
+  /** Line of each appeal_id read: an appeal is kept and listed by its id, so a repeat is refused. */
+  const lineOf = new Map<string, number>();
   text.split('\n').forEach((raw, i) => {
     const line = raw.replace(/\r$/, '');
     if (!line.trim()) return;
@@ -112,6 +114,9 @@ export function parseAppealsJsonl(text: string, source = 'appeals.jsonl'): { app
       return bad('expected passage_start to be null or a non-negative integer');
     const problems = appealProblems(v as unknown as GoldAppeal);
     if (problems.length) return bad(problems.join(' '));
+    const first = lineOf.get(v.appeal_id as string);
+    if (first !== undefined) return bad(`appeal_id ${JSON.stringify(v.appeal_id)} repeats line ${first}`);
+    lineOf.set(v.appeal_id as string, i + 1);
     appeals.push(v as unknown as GoldAppeal);
   });
   return { appeals, issues };

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_POLICY, workerPolicy } from '../../../src/cli/security-headers.ts';
 import { startSiteServer, type SiteServer } from '../../../src/cli/site-server.ts';
 import type { ServedEntry } from '../../../src/cli/static-files.ts';
 import { precacheList } from '../../../src/cli/vite-delivery.ts';
@@ -29,6 +30,9 @@ beforeAll(async () => {
   writeFileSync(path.join(root, 'assets/main-abc123.js.br'), brotliCompressSync(script));
   writeFileSync(path.join(root, 'assets/main-abc123.js.gz'), gzipSync(script));
   writeFileSync(path.join(root, 'static-data/docs.parquet'), parquet);
+  writeFileSync(path.join(root, 'assets/data.worker-abc123.js'), script);
+  writeFileSync(path.join(root, 'assets/data.worker-abc123.js.br'), brotliCompressSync(script));
+  writeFileSync(path.join(root, 'sw.js'), script);
   site = await startSiteServer({ root, onServed: (e) => served.push(e) });
 });
 afterAll(async () => {
@@ -96,6 +100,25 @@ describe('npm start', () => {
     expect(range.body.toString()).toBe(script.slice(0, 10));
     const tail = await get('/static-data/docs.parquet', { Range: 'bytes=-100' });
     expect(tail.body.byteLength).toBe(100);
+  });
+
+  it('sends the Content-Security-Policy by the path asked for, to a precompressed copy too', async () => {
+    for (const p of ['/', '/index.html', '/static-data/docs.parquet']) {
+      const page = await get(p, { 'Accept-Encoding': 'br' });
+      expect(page.headers['content-security-policy'], p).toBe(`${PAGE_POLICY}; frame-ancestors 'none'`);
+      expect(page.headers['x-frame-options'], p).toBe('DENY');
+    }
+    const embed = await get('/embed/');
+    expect(embed.headers['content-security-policy']).toBe(PAGE_POLICY);
+    expect(embed.headers['x-frame-options']).toBeUndefined();
+    // A worker runs under the policy sent with its script, whichever encoding carries it.
+    const worker = await get('/assets/data.worker-abc123.js', { 'Accept-Encoding': 'br' });
+    expect(worker.headers['content-encoding']).toBe('br');
+    expect(worker.headers['content-security-policy']).toBe(workerPolicy('/assets/data.worker-abc123.js'));
+    expect(worker.headers['content-security-policy']).toContain("script-src 'self' 'unsafe-eval'");
+    const sw = await get('/sw.js');
+    expect(sw.headers['content-security-policy']).toBe(workerPolicy('/sw.js'));
+    expect(sw.headers['content-security-policy']).toContain("script-src 'self';");
   });
 
   it('serves folder index pages, refuses other methods and paths outside the site', async () => {

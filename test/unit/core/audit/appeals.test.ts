@@ -63,6 +63,13 @@ describe('gold appeals', () => {
     ]);
   });
 
+  it('refuses an appeal_id already read (the Appeals list keys rows by it), naming both lines', () => {
+    const text = appealsJsonl([appeal('t1'), appeal('t2'), appeal('t1', { note: 'again' })]);
+    const { appeals, issues } = parseAppealsJsonl(text, 'in.jsonl');
+    expect(appeals.map((a) => a.task_id)).toEqual(['t1', 't2']);
+    expect(issues).toEqual(['in.jsonl line 3: appeal_id "a-t1" repeats line 1']);
+  });
+
   it('counts appeals per task for the task list', () => {
     const counts = appealCounts([appeal('t1'), appeal('t1', { appeal_id: 'b' }), appeal('t2', { split: 'dev' })]);
     expect(Object.fromEntries(counts)).toEqual({ 'full:t1': 2, 'dev:t2': 1 });

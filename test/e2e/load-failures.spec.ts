@@ -1,0 +1,80 @@
+/**
+ * Audit findings 4.1 and 4.5 in the page (the data worker's service is tested in Node in
+ * test/unit/core/explorer/service.test.ts): a release URL that never answers neither locks the
+ * load dialog nor queues the next load, and a refused load (a truncated docs.parquet) leaves the
+ * shown release as it was: its title, its tasks and its documents.
+ */
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { copyFolder, projectRoot, startStaticServer } from './support.ts';
+
+/** A server that accepts every request and never answers it. */
+async function startHungServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/release/`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A copy of the sample with fewer tasks (so that a replaced table would show) and a truncated docs.parquet. */
+function truncatedSample(): string {
+  const dir = copyFolder(path.join(projectRoot, 'static-data/sample'));
+  const tasks = path.join(dir, 'full/tasks.jsonl');
+  writeFileSync(tasks, `${readFileSync(tasks, 'utf8').split('\n').slice(0, 10).join('\n')}\n`);
+  const descriptorFile = path.join(dir, 'release.json');
+  const descriptor = JSON.parse(readFileSync(descriptorFile, 'utf8')) as { sha256: Record<string, string> };
+  delete descriptor.sha256['full/tasks.jsonl'];
+  delete descriptor.sha256['docs.parquet'];
+  writeFileSync(descriptorFile, JSON.stringify(descriptor));
+  truncateSync(path.join(dir, 'docs.parquet'), 500_000);
+  return dir;
+}
+
+test('a URL that never answers does not lock loading, and a refused load leaves the shown release as it was', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const hung = await startHungServer();
+  const refused = await startStaticServer(truncatedSample());
+  try {
+    await page.goto('/');
+    await expect(page.getByTestId('task-row').first()).toBeVisible();
+    const title = await page.getByTestId('release-title').innerText();
+    const total = await page.getByTestId('task-total').innerText();
+    const firstTask = await page.getByTestId('task-row').first().innerText();
+
+    await page.getByTestId('open-load-dialog').click();
+    await page.getByTestId('release-url').fill(hung.url);
+    await page.getByRole('button', { name: 'Load URL' }).click();
+    await expect(page.getByTestId('dialog-loading')).toContainText(new URL(hung.url).host);
+    // The dialog stays usable, and the next load cancels the hung one instead of waiting behind it.
+    await expect(page.getByRole('button', { name: 'Load URL' })).toBeEnabled();
+    await page.getByTestId('release-url').fill(refused.url);
+    await page.getByRole('button', { name: 'Load URL' }).click();
+    await expect(page.getByTestId('dialog-error')).toContainText('docs.parquet');
+    await expect(page.getByTestId('dialog-loading')).toHaveCount(0);
+    await page.getByTestId('load-dialog').getByRole('button', { name: 'Close' }).click();
+
+    // Still the release it was: title, tasks and a document's text (no reload: the same page state).
+    await expect(page.getByTestId('release-title')).toHaveText(title);
+    await expect(page.getByTestId('task-total')).toHaveText(total);
+    await expect(page.getByTestId('task-row').first()).toHaveText(firstTask);
+    await page.getByTestId('task-row').first().getByRole('link').first().click();
+    await expect(page.getByTestId('task-question')).toBeVisible();
+    await page.getByTestId('gold-doc').first().locator('.doc-page a').click();
+    await expect(page.getByTestId('doc-meta')).toBeVisible();
+    await expect(page.getByTestId('chunk-summary')).toBeVisible();
+  } finally {
+    await hung.close();
+    await refused.close();
+  }
+});
