@@ -99,9 +99,9 @@ const FACET_ORDER: Partial<Record<TaskFacet, string>> = {
 
 const SAFE_TABLE = /^[a-z_][a-z0-9_]*$/;
 /** What a pasted task id looks like: its 8-character prefix as the list shows it, or more of it. */
-const TASK_ID_PREFIX = /^[0-9a-f][0-9a-f-]{5,35}$/i;
+export const TASK_ID_PREFIX = /^[0-9a-f][0-9a-f-]{5,35}$/i;
 /** A document id as the benchmark writes them (EFTA00138265, SMPL00041989). */
-const DOC_ID = /^[A-Z]{2,8}\d{5,}$/i;
+export const DOC_ID = /^[A-Z]{2,8}\d{5,}$/i;
 
 /**
  * The id matches of a search text: the task whose id it is or starts with, and the tasks that

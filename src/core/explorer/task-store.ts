@@ -7,7 +7,9 @@
 import type { GoldItem, PoolEntry, Provenance } from '../release/types.ts';
 import type { DocsIndex } from './docs-index.ts';
 import {
+  DOC_ID,
   TASK_FACETS,
+  TASK_ID_PREFIX,
   TASK_SORTS,
   type DocRow,
   type FacetCount,
@@ -25,6 +27,22 @@ import type { TaskType } from '../release/types.ts';
 /** A filter whose free text is already resolved to the `split:task_id` keys of the search hits. */
 export interface StoreFilter extends Omit<TaskFilter, 'hitsTable' | 'text'> {
   hits?: ReadonlySet<string>;
+  /** Tasks whose pool holds the document `hitsText` names (the SQL's pool subquery). */
+  poolTasks?: ReadonlySet<string>;
+}
+
+/** idClauses of queries.ts as a test of one row: the task the text names or starts, or the tasks using the document it names. */
+function idMatch(text: string, poolTasks: ReadonlySet<string> | undefined): (r: Row) => boolean {
+  const t = text.trim();
+  const prefix = TASK_ID_PREFIX.test(t) ? t.toLowerCase() : undefined;
+  const quoted = DOC_ID.test(t) ? `"${t.toUpperCase()}"` : undefined;
+  return (r) =>
+    r.task_id === t ||
+    (prefix !== undefined && r.task_id.startsWith(prefix)) ||
+    (quoted !== undefined &&
+      ((r.gold_docs_json ?? '').includes(quoted) ||
+        (r.source_doc_ids_json ?? '').includes(quoted) ||
+        (poolTasks?.has(r.task_id) ?? false)));
 }
 
 type Row = TaskRecord;
@@ -144,8 +162,8 @@ export class TaskStore {
     }
     if (filter.hits) {
       const hits = filter.hits;
-      const text = filter.hitsText ?? '';
-      tests.push((r) => hits.has(`${r.split}:${r.task_id}`) || r.task_id === text);
+      const byId = idMatch(filter.hitsText ?? '', filter.poolTasks);
+      tests.push((r) => hits.has(`${r.split}:${r.task_id}`) || byId(r));
     }
     if (filter.ids) {
       const ids = new Set(filter.ids);
