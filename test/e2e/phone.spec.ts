@@ -46,5 +46,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.locator('main')).toHaveCount(1);
     expect(await sidewaysOverflow(page), 'embed at 390 px').toBeLessThanOrEqual(0);
     await page.screenshot({ path: `test-results/screens/embed-390-${scheme}.png` });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `test-results/screens/embed-1440-${scheme}.png` });
   });
 }

@@ -55,5 +55,6 @@ describe('stopWithParent', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+    await expect(fetch(`http://127.0.0.1:${started.port}/`)).rejects.toThrow();
   }, 30_000);
 });
