@@ -105,6 +105,12 @@ async function tabTo(page: Page, selector: string, max = 80): Promise<void> {
 }
 
 test('keyboard only: tasks → task → document → back; rejections with j, k and Esc', async ({ page }) => {
+  // Svelte's warnings (derived_inert was one on the task page) and page errors, over the whole walk.
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning' || m.type() === 'error') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   await page.setViewportSize({ width: 1440, height: 900 });
   await openApp(page);
   await tabTo(page, '[data-testid="task-row"] a');
@@ -141,6 +147,7 @@ test('keyboard only: tasks → task → document → back; rejections with j, k 
   await expect(page).not.toHaveURL(/candidate=/);
   await expect(page.getByTestId('candidate-detail')).toHaveCount(0);
   await expect(rows.first().locator('a')).toBeFocused();
+  expect(problems).toEqual([]);
 });
 
 test('links behave like links: modified clicks open new tabs; pages have titles, a favicon and a copy link', async ({
