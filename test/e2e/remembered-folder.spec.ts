@@ -59,7 +59,9 @@ test.describe('a remembered release folder', () => {
 
     await page.reload();
     await expect(page.getByTestId('release-title')).toContainText('Epstein Bench v1.0');
-    await expect(page.getByTestId('release-title')).toContainText('v1.0-dev');
+    // The header names the release; where it was read from is in the release details.
+    await expect(page.getByTestId('release-where')).toContainText('v1.0-dev');
+    await expect(page).toHaveURL(/release=folder%3Av1\.0-dev/);
   });
 
   test('picked files cannot be reopened by a link: it says so instead of showing the sample', async ({ page }) => {

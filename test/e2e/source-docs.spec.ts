@@ -125,7 +125,8 @@ test('a document page reads its text from the mock Hub once allowed: answer high
   const doc = docs.get(docId)!;
   const before = hub.log.length;
   await page.goto(docUrl(official.url, longTask));
-  await expect(page.getByTestId('release-title')).toContainText('(official layout');
+  await expect(page.getByTestId('release-title')).toContainText('Epstein Bench v1.0');
+  await expect(page.getByTestId('release-title').getByTestId('fictional-mark')).toHaveCount(0);
   // Nothing is read from the Hub before the user allows it.
   await expect(page.getByTestId('source-ask')).toContainText(`at ${new URL(hub.endpoint).host}`);
   expect(hub.log.length).toBe(before);

@@ -64,10 +64,6 @@ class SourceDocsState {
   }
 
   /** Whether the loaded release ships a locator file. */
-  get releaseHasLocator(): boolean {
-    return (release.summary?.files ?? []).some((f) => f.kind === 'source_locator' && f.status === 'loaded');
-  }
-
   allow(): void {
     const s = this.settings;
     if (!s.ok) return;
@@ -108,10 +104,11 @@ class SourceDocsState {
     if (!s.ok) return { ok: false, kind: 'settings', error: s.error };
     const worker = sourceWorker();
     if (this.locatorSent?.version !== release.version) {
-      const hasLocator = this.releaseHasLocator;
-      // Without the locator a lookup still works (it searches), so a failure here is not fatal.
+      // The data worker reads the release's locator on first use (a page opened by permalink shows
+      // before the release's other files are read). Without one a lookup still works (it searches),
+      // so a failure here is not fatal.
       const done = (async () => {
-        await worker.setLocator(hasLocator ? await dataWorker().sourceLocator() : undefined);
+        await worker.setLocator(await dataWorker().sourceLocator());
       })().catch(() => worker.setLocator(undefined));
       this.locatorSent = { version: release.version, done };
     }
