@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { ensureBuild } from './ensure-build.ts';
 import { startSiteServer } from './site-server.ts';
+import { stopWithParent } from './stop-with-parent.ts';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 if (!process.argv.includes('--no-build')) await ensureBuild(log);
@@ -15,4 +16,5 @@ const site = await startSiteServer({
   port: Number(process.env.PORT ?? 4173),
   host: process.env.HOST ?? 'localhost',
 });
+stopWithParent(() => site.close());
 log(`\nEpstein Bench Explorer is running at ${site.url}\n(Ctrl+C to stop)`);

@@ -11,6 +11,7 @@ interface TaskLine {
   type: string;
   answer: string | null;
   gold_docs: string[];
+  source_doc_ids: string[];
   provenance: { salience?: number; pool_size?: number };
 }
 const jsonl = <T>(file: string): T[] =>
@@ -110,6 +111,20 @@ test.describe('the sample release', () => {
     await expect(page.getByTestId('doc-quality')).toHaveText(/clean|degraded|garbage/);
     await expect(page.getByTestId('chunk-summary')).toContainText("matches the release's chunks");
     await expect(page.getByTestId('doc-uses')).toContainText(task.question);
+    // One line per task, whatever roles the document plays in it (gold and source here).
+    const both = full.find((t) => t.type === 'single_hop' && t.gold_docs.some((d) => t.source_doc_ids.includes(d)))!;
+    await page.goto(`/?view=doc&doc=${both.gold_docs.find((d) => both.source_doc_ids.includes(d))}`);
+    const line = page.getByTestId('doc-uses').locator('li').filter({ hasText: both.question });
+    await expect(line).toHaveCount(1);
+    await expect(line.locator('.role')).toContainText(['gold', 'source']);
+    const hrefs = await page
+      .getByTestId('doc-uses')
+      .locator('li > a')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(new Set(hrefs).size).toBe(hrefs.length);
+    await expect(page.getByRole('heading', { name: /^Used by / })).toHaveText(
+      `Used by ${hrefs.length} task${hrefs.length === 1 ? '' : 's'}`,
+    );
   });
 
   test('a rejected candidate shows its stage, what it saw and why; the funnel equals the log', async ({ page }) => {

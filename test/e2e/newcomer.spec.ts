@@ -95,6 +95,61 @@ test('Back and Esc return to the same row, scrolled where it was', async ({ page
   await expect(page.locator('[data-row-index="31"] a')).toBeFocused();
 });
 
+/** Presses Tab until the focused element matches `selector` (at most `max` presses). */
+async function tabTo(page: Page, selector: string, max = 80): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+test('keyboard only: tasks → task → document → back; rejections with j, k and Esc', async ({ page }) => {
+  // Svelte's warnings (derived_inert was one on the task page) and page errors, over the whole walk.
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning' || m.type() === 'error') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openApp(page);
+  await tabTo(page, '[data-testid="task-row"] a');
+  const id = await page.evaluate(() =>
+    document.activeElement!.closest('tr')!.querySelector('td.id')!.getAttribute('title'),
+  );
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('task-id')).toHaveText(id!);
+  // Focus lands on the task, not on <body>.
+  expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+  await tabTo(page, '[data-testid="gold-doc"] a[href*="view=doc"]');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('doc-view')).toBeVisible();
+  expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+  await page.goBack();
+  await expect(page.getByTestId('task-id')).toHaveText(id!);
+  await page.keyboard.press('Escape');
+  await expect(page.locator('tr.sel td.id')).toHaveAttribute('title', id!);
+  await expect(page.locator('tr.sel a')).toBeFocused();
+
+  await go(page, '?view=rejections');
+  const rows = page.getByTestId('rejection-row');
+  await expect(rows.first()).toBeVisible();
+  const href = (i: number) => rows.nth(i).locator('a').getAttribute('href');
+  const candidateOf = async (i: number) => new URLSearchParams((await href(i))!.split('?')[1]).get('candidate')!;
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(new RegExp(`candidate=${await candidateOf(0)}`));
+  await expect(page.getByTestId('candidate-detail')).toBeInViewport();
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(new RegExp(`candidate=${await candidateOf(1)}`));
+  await page.keyboard.press('k');
+  await expect(page).toHaveURL(new RegExp(`candidate=${await candidateOf(0)}`));
+  await page.keyboard.press('Escape');
+  await expect(page).not.toHaveURL(/candidate=/);
+  await expect(page.getByTestId('candidate-detail')).toHaveCount(0);
+  await expect(rows.first().locator('a')).toBeFocused();
+  expect(problems).toEqual([]);
+});
+
 test('links behave like links: modified clicks open new tabs; pages have titles, a favicon and a copy link', async ({
   page,
   context,

@@ -36,6 +36,9 @@ for (const scheme of ['light', 'dark'] as const) {
         await expect(view.ready(page)).toBeVisible();
         if (width === 390) expect(await sidewaysOverflow(page), `${view.name} at 390 px`).toBeLessThanOrEqual(0);
         await page.screenshot({ path: `test-results/screens/${view.name}-${width}-${scheme}.png` });
+        // And scrolled to what the view is about (the scorecard, the open candidate…).
+        await view.ready(page).scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `test-results/screens/${view.name}-${width}-${scheme}-content.png` });
       }
     }
     const task = jsonl<SampleTask>('full/tasks.jsonl')[0]!;
@@ -46,5 +49,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.locator('main')).toHaveCount(1);
     expect(await sidewaysOverflow(page), 'embed at 390 px').toBeLessThanOrEqual(0);
     await page.screenshot({ path: `test-results/screens/embed-390-${scheme}.png` });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `test-results/screens/embed-1440-${scheme}.png` });
   });
 }

@@ -85,6 +85,8 @@ export function sampleViews(): ViewCase[] {
       search: '?view=score&submission=bm25-top-doc-sample',
       ready: (p) => p.getByTestId('scorecard'),
     },
+    { name: 'audit', search: '?view=audit', ready: (p) => p.getByTestId('grounding-row').first() },
+    { name: 'spotcheck', search: '?view=spotcheck&size=5&seed=7', ready: (p) => p.getByTestId('spot-task') },
   ];
 }
 

@@ -121,6 +121,7 @@ async function compareHits(l: Loaded): Promise<void> {
     rows[1]!.task_id,
     rows[4]!.task_id.slice(0, 8),
     rows[4]!.task_id.slice(0, 8).toUpperCase(),
+    ` ${rows[4]!.task_id.slice(0, 8)} `,
     withGold.gold_docs[0]!,
     withGold.gold_docs[0]!.toLowerCase(),
     withGold.source_doc_ids[0]!,
