@@ -438,11 +438,7 @@ export function createExplorerData(
       hits = taskSearch(g).then(async (s) => new Set(await s.keys(text)));
       g.hits.set(text, hits);
     }
-    if (!q.DOC_ID.test(text)) return { ...rest, hits: await hits, hitsText: text };
-    const docId = text.toUpperCase();
-    const pool = (await poolOf(g)) ?? [];
-    const poolTasks = new Set(pool.filter((p) => p.doc_id === docId).map((p) => p.task_id));
-    return { ...rest, hits: await hits, hitsText: text, poolTasks };
+    return { ...rest, hits: await hits, hitsText: text };
   }
 
   /** The filter with its free text resolved to a table of Orama hits (the SQL path). */
