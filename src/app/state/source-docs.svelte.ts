@@ -63,7 +63,6 @@ class SourceDocsState {
     return s.ok && this.allowedEndpoints.includes(s.value.endpoint);
   }
 
-  /** Whether the loaded release ships a locator file. */
   allow(): void {
     const s = this.settings;
     if (!s.ok) return;
