@@ -4,7 +4,7 @@
  * table of the sample costs less than 1.5 MB; after a first visit the site and the opened
  * release load with the network cut.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -87,6 +87,59 @@ test('an embed page shows its task and gold documents without DuckDB or onnxrunt
     expect(parquet.length).toBeGreaterThan(0);
   } finally {
     await host.close();
+  }
+});
+
+test('five embeds on one page: their pin checks wait until every embed is on screen, and download the file once', async ({
+  browser,
+}) => {
+  const dist = path.join(projectRoot, 'dist');
+  const site = await startMeasuredServer({ root: dist });
+  const five = tasks.filter((t) => t.gold_docs.length > 0).slice(0, 5);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-embeds-'));
+  writeFileSync(
+    path.join(dir, 'page.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Five embeds</title></head><body>
+${five.map((t, i) => `<epstein-bench-task id="e${i}" task-id="${t.task_id}" split="full"></epstein-bench-task>`).join('\n')}
+<script src="${site.url}embed.js"></script></body></html>`,
+  );
+  const host = await startStaticServer(dir);
+  // The default viewport: the last embeds are below it (loaded, never painted), and must not
+  // hold the others' checks back.
+  const context = await browser.newContext();
+  try {
+    await watchVisible(context, { gold: '[data-testid="gold-doc"]' });
+    const page = await context.newPage();
+    await page.goto(`${host.url}page.html`);
+    for (const [i, t] of five.entries()) {
+      const frame = page.frameLocator(`#e${i} iframe`);
+      await expect(frame.getByTestId('gold-doc')).toHaveCount(new Set(t.gold_docs).size);
+    }
+    // Every frame has run its pin check (each one hashes the whole file)…
+    for (const i of five.keys()) {
+      const frame = page.frameLocator(`#e${i} iframe`);
+      await expect(frame.getByTestId('embed')).toHaveAttribute('data-pin-check', 'done');
+      await expect(frame.getByRole('alert')).toHaveCount(0);
+    }
+    const lastShown = await visibleAt(page, 'gold', five.length);
+    const size = statSync(path.join(dist, 'static-data/sample/docs.parquet')).size;
+    const docs = site.served.filter((s) => s.url.endsWith('/docs.parquet'));
+    // The checks ask for the whole file only once the fifth embed is on screen…
+    const whole = docs.filter((s) => s.range === `bytes=0-${size - 1}`);
+    expect(whole.filter((s) => s.at < lastShown)).toEqual([]);
+    const before = site.bytesUntil(lastShown);
+    test.info().annotations.push({ type: 'bytes before the fifth embed shows', description: String(before) });
+    expect(before).toBeLessThan(1_000_000);
+    // …and one after the other: the first fills the browser's cache, the others revalidate it, so
+    // the file's bytes come once (besides the range reads of the first views).
+    const docsBytes = docs.reduce((sum, s) => sum + s.bytes, 0);
+    test.info().annotations.push({ type: 'docs.parquet bytes in all', description: String(docsBytes) });
+    expect(docsBytes).toBeLessThan(2 * size);
+    expect(site.served.filter((s) => DUCKDB_WASM.test(s.url) || ORT_WASM.test(s.url))).toEqual([]);
+  } finally {
+    await context.close();
+    await host.close();
+    await site.close();
   }
 });
 

@@ -1,4 +1,5 @@
 import * as Comlink from 'comlink';
+import type { SourceSpec } from '../../core/release/source-spec.ts';
 import type { SearchApi } from '../../../workers/search.worker.ts';
 
 let api: Comlink.Remote<SearchApi> | undefined;
@@ -9,4 +10,16 @@ export function searchWorker(): Comlink.Remote<SearchApi> {
     new Worker(new URL('../../../workers/search.worker.ts', import.meta.url), { type: 'module', name: 'search' }),
   );
   return api;
+}
+
+/**
+ * A task page's BM25 ranking: the release is opened in the search worker, and its BM25 index
+ * read, while the page still loads the release (the page's own open is then a no-op).
+ */
+export function warmBm25(spec: SourceSpec): void {
+  const api = searchWorker();
+  api
+    .open(spec)
+    .then((info) => (info.indexes.bm25 ? api.load('bm25') : undefined))
+    .catch(() => undefined);
 }

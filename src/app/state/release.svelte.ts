@@ -52,6 +52,9 @@ class ReleaseState {
   /** A remembered folder that needs a click (permission) before it can be read again. */
   folderToReopen = $state<string | undefined>();
 
+  /** Told of each load as it starts (a task page warms its BM25 ranking meanwhile). */
+  onLoadStart?: (spec: SourceSpec) => void;
+
   private seq = 0;
   private showRest?: () => void;
 
@@ -68,11 +71,19 @@ class ReleaseState {
 
   /**
    * The latest load wins: the worker cancels an earlier one still pending (e.g. a hung URL).
-   * `mode.light`: an embed (no DuckDB, only the rows it shows).
+   * `mode.light`: an embed (no DuckDB, only the rows it shows). `runRest` decides when the rest
+   * runs once the first view is shown: by default after the next paint; the embeds of a page take
+   * turns instead (an embed out of view is never painted, and must not hold the others back).
    */
-  async load(spec: SourceSpec, from?: string, mode: LoadMode = {}): Promise<boolean> {
+  async load(
+    spec: SourceSpec,
+    from?: string,
+    mode: LoadMode = {},
+    runRest: (rest: () => Promise<void>) => Promise<void> = (rest) => nextPaint().then(rest),
+  ): Promise<boolean> {
     const mine = ++this.seq;
     const current = () => mine === this.seq;
+    this.onLoadStart?.(spec);
     this.loading = true;
     this.loadingFrom = from;
     this.error = undefined;
@@ -110,9 +121,9 @@ class ReleaseState {
       this.summary = outcome.summary;
       this.spec = spec;
       this.version++;
-      // The rest (an embed: the pin check of docs.parquet) starts once the first view is painted.
+      // The rest (an embed: the pin check of docs.parquet) starts once the first view is shown.
       if (!outcome.summary.complete) {
-        this.showRest = () => afterPaint(() => void dataWorker().completeLoad());
+        this.showRest = () => void runRest(() => dataWorker().completeLoad());
         setTimeout(() => current() && this.shown(), 1000);
       } else if (!mode.light) void keepOffline(spec, outcome.summary).catch(() => undefined);
       return true;
@@ -132,7 +143,10 @@ class ReleaseState {
    * Opens a release and, once loaded, names it in `?release=` (keeping the rest of the URL, the
    * task included). `push` adds a history entry (a user's choice); the first load replaces none.
    */
-  async open(ref: ReleaseRef, options: { push?: boolean; fromClick?: boolean } = {}): Promise<boolean> {
+  async open(
+    ref: ReleaseRef,
+    options: { push?: boolean; fromClick?: boolean; mode?: LoadMode } = {},
+  ): Promise<boolean> {
     // The data worker starts (its script downloads and runs) while releases.json comes.
     dataWorker();
     const shipped = await siteReleases();
@@ -179,7 +193,7 @@ class ReleaseState {
         };
         return false;
     }
-    const ok = await this.load(spec, from);
+    const ok = await this.load(spec, from, options.mode);
     if (ok) this.named(ref, shipped[0]?.id, options.push ?? false);
     return ok;
   }
@@ -201,10 +215,10 @@ class ReleaseState {
     return true;
   }
 
-  /** The release the page URL names (the site's default when it names none). */
-  async openFromPage(): Promise<boolean> {
+  /** The release the page URL names (the site's default when it names none); `mode` says what the first view needs. */
+  async openFromPage(mode?: LoadMode): Promise<boolean> {
     const ref = parseRefParam(url.get('release'));
-    if (ref) return this.open(ref);
+    if (ref) return this.open(ref, { mode });
     const first = (await siteReleases())[0];
     if (!first) {
       this.error = {
@@ -212,7 +226,7 @@ class ReleaseState {
       };
       return false;
     }
-    return this.open({ kind: 'shipped', id: first.id });
+    return this.open({ kind: 'shipped', id: first.id }, { mode });
   }
 
   /** Back and Forward across a change of release reopen the release the URL names; returns the cleanup. */
@@ -235,10 +249,10 @@ class ReleaseState {
   }
 }
 
-/** Runs once the next frame is painted, so the rest of a release never delays the first view. */
-function afterPaint(run: () => void): void {
-  if (typeof requestAnimationFrame !== 'function') return run();
-  requestAnimationFrame(() => setTimeout(run, 0));
+/** Resolves once the next frame is painted, so the rest of a release never delays the first view. */
+function nextPaint(): Promise<void> {
+  if (typeof requestAnimationFrame !== 'function') return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
 
 export const release = new ReleaseState();

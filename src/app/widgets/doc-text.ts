@@ -5,4 +5,6 @@ export interface DocTextProps {
   showChunks?: boolean;
   /** Called with the text once known (the page's chunk list uses it). */
   onText?: (text: string) => void;
+  /** Called once the release's answer is known: the text, its absence or a failure (the page's first view is then complete). */
+  onSettled?: () => void;
 }

@@ -70,9 +70,13 @@ interface Group {
   max?: string;
 }
 
+/** Texts kept after reading (a task page asks for its first gold document's text twice: prefetch, then view). */
+const TEXTS_KEPT = 8;
+
 /** docs.parquet read by ranges (hyparquet). */
 export class ParquetDocs implements DocsIndex {
   private readonly loaded = new Map<number, Promise<DocRecord[]>>();
+  private readonly texts = new Map<string, Promise<string | undefined>>();
 
   private constructor(
     private readonly file: AsyncBuffer,
@@ -182,7 +186,19 @@ export class ParquetDocs implements DocsIndex {
     return (await Promise.all(this.groups.map((_, i) => this.group(i)))).flat();
   }
 
-  async text(docId: string): Promise<string | undefined> {
+  text(docId: string): Promise<string | undefined> {
+    let text = this.texts.get(docId);
+    if (!text) {
+      text = this.readText(docId);
+      this.texts.set(docId, text);
+      text.catch(() => this.texts.delete(docId));
+      const oldest = this.texts.keys().next().value;
+      if (this.texts.size > TEXTS_KEPT && oldest !== undefined) this.texts.delete(oldest);
+    }
+    return text;
+  }
+
+  private async readText(docId: string): Promise<string | undefined> {
     const [row] = (await this.rows([docId])).sort((a, b) => a.row_no - b.row_no);
     if (!row) return undefined;
     const { parquetReadObjects } = await import('hyparquet');

@@ -76,6 +76,12 @@ export interface LoadMode {
    * once, every file is read and inserted before the first answer, and every query is SQL.
    */
   enginesFirst?: boolean;
+  /**
+   * False when the first view is not the task list (a task or document page): the corpus rows'
+   * small columns (the list's source-quality facet) are then read when a list asks, not with
+   * the first files, so they do not compete with the page's own reads. True by default.
+   */
+  listFirst?: boolean;
 }
 
 export interface ExplorerDataOptions {
@@ -237,28 +243,40 @@ export function createExplorerData(
       if (exists) g.corpus = 'jsonl';
     }
     g.store = new TaskStore(g.tables, g.corpus !== 'none');
-    // Source quality is a facet of the task list: the corpus rows' small columns are read now,
-    // and the list waits for them; a task page does not (it reads its own documents' rows).
-    // An embed reads only the rows it shows, when it shows them.
-    if (g.docs && !g.mode.light) {
-      const store = g.store;
-      g.qualities = g.docs.all().then((rows) => store.setDocQualities(rows));
-      g.qualities.catch(() => undefined);
-    }
+    // Source quality is a facet of the task list: the corpus rows' small columns are read now
+    // when the list is the first view, and the list waits for them; a task page does not (it
+    // reads its own documents' rows). An embed reads only the rows it shows, when it shows them.
+    if (g.mode.listFirst !== false) void qualitiesOf(g);
     throwIfCancelled(g);
     g.summary = summarise(first, g.store.countsBySplitType(), now() - g.started, false);
   }
 
-  /** An embed's parquet files hashed against their pins; a mismatch refuses what it shows. */
-  function checkLight(g: Generation): void {
-    g.lightChecked ??= parquetChecked(g.first?.parquet ?? []);
-    g.lightChecked.catch((error: unknown) => {
-      if (shown !== g || cancelled(g, error)) return;
-      shown = undefined;
-      retire(g);
-      const { error: message, file } = refusal(error);
-      g.events.refused?.(message, file);
-    });
+  /** The source quality of every task's gold documents, in the task store (read once, when first asked for). */
+  function qualitiesOf(g: Generation): Promise<void> | undefined {
+    if (!g.qualities && g.docs && g.store && !g.mode.light) {
+      const store = g.store;
+      g.qualities = g.docs.all().then((rows) => store.setDocQualities(rows));
+      g.qualities.catch(() => undefined);
+    }
+    return g.qualities;
+  }
+
+  /**
+   * An embed's parquet files hashed against their pins; a mismatch refuses what it shows. Settles
+   * once the check has run, either way (a refusal is reported through the load's events).
+   */
+  function checkLight(g: Generation): Promise<void> {
+    if (!g.lightChecked) {
+      g.lightChecked = parquetChecked(g.first?.parquet ?? []);
+      g.lightChecked.catch((error: unknown) => {
+        if (shown !== g || cancelled(g, error)) return;
+        shown = undefined;
+        retire(g);
+        const { error: message, file } = refusal(error);
+        g.events.refused?.(message, file);
+      });
+    }
+    return g.lightChecked.catch(() => undefined);
   }
 
   /** Everything else: every file read and checked, then DuckDB filled in this load's own schema. */
@@ -466,7 +484,8 @@ export function createExplorerData(
     fromSql: (sql: SqlSession, f: q.TaskFilter) => Promise<T>,
   ): Promise<T> {
     const g = current();
-    if (g.qualities && !g.complete) await g.qualities;
+    const qualities = g.complete ? undefined : qualitiesOf(g);
+    if (qualities) await qualities;
     const store = storeFor(g, filter);
     if (store) return fromStore(store, await storeFilter(g, filter));
     return withSql(async (sql) => fromSql(sql, await sqlFilter(sql, g, filter)));
@@ -555,12 +574,13 @@ export function createExplorerData(
 
     /**
      * Reads the rest of the shown release (the page calls it once the first view is on screen);
-     * an embed only checks the parquet file it read rows from against its pin.
+     * an embed only checks the parquet file it read rows from against its pin, and the answer
+     * settles when that check has run (the embeds of a page take turns with it).
      */
-    completeLoad(): void {
+    async completeLoad(): Promise<void> {
       const g = shown;
       if (!g) return;
-      if (g.mode.light) checkLight(g);
+      if (g.mode.light) await checkLight(g);
       else engineOf(g).catch(() => undefined);
     },
 
@@ -614,8 +634,13 @@ export function createExplorerData(
       const g = current();
       const store = await detailStore(g);
       if (!store) return withSql((sql) => q.taskDetail(sql, taskId, split));
-      const [docs, pool] = await Promise.all([docsOf(g), poolOf(g)]);
-      return store.taskDetail(taskId, split, docs, pool);
+      const docs = docsOf(g);
+      // The task page opens its first gold document: its text is read beside the task's rows,
+      // not after a round trip to the page.
+      const first = g.mode.light ? undefined : store.goldDocs(taskId, split)[0];
+      if (first) docs.then((d) => d?.text(first)).catch(() => undefined);
+      const [index, pool] = await Promise.all([docs, poolOf(g)]);
+      return store.taskDetail(taskId, split, index, pool);
     },
 
     async docs(ids: string[]) {

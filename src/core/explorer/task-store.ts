@@ -281,6 +281,12 @@ export class TaskStore {
     return hits.sort((a, b) => compareText(b.split, a.split))[0];
   }
 
+  /** A task's gold documents, in the task's order (none when the task is not here). */
+  goldDocs(taskId: string, split: string | undefined): string[] {
+    const row = this.record(taskId, split);
+    return row ? (parseTaskColumns(row).parsed.gold_docs ?? []) : [];
+  }
+
   /**
    * One task with its documents. `docs` answers the gold and source rows; `pool` is the pool
    * file's entries (undefined when the release has none or they are not read: an empty list).

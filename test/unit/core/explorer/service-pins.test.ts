@@ -102,7 +102,8 @@ describe('docs.parquet pins and the first views', () => {
       const detail = await explorer.taskDetail(task.task_id, 'full');
       expect(detail?.gold_doc_rows.map((d) => d.doc_id)).toEqual([...new Set(task.gold_docs)].sort());
       expect(host.wholeDocsReads()).toBe(0);
-      explorer.completeLoad();
+      // It settles once the check has run, refused or not; the refusal comes as a load event.
+      await expect(explorer.completeLoad()).resolves.toBeUndefined();
       const { message, file } = await refused;
       expect(message).toMatch(/docs\.parquet: sha256 is [0-9a-f]{64} but the pin is 7f6a290e/);
       expect(file).toMatch(/docs\.parquet$/);
@@ -119,8 +120,8 @@ describe('docs.parquet pins and the first views', () => {
       const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
       const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, {}, { light: true });
       expect(outcome.ok).toBe(true);
-      explorer.completeLoad();
-      await expect.poll(() => host.wholeDocsReads()).toBe(1);
+      await explorer.completeLoad();
+      expect(host.wholeDocsReads()).toBe(1);
       const docsRequests = () => host.served.filter((s) => s.path === 'docs.parquet').length;
       const before = docsRequests();
       const gold = firstTaskWithGold().gold_docs[0]!;
@@ -128,6 +129,50 @@ describe('docs.parquet pins and the first views', () => {
       expect(await explorer.docText(gold)).toMatch(/\S/);
       expect(docsRequests()).toBe(before);
       expect(explorer.summary()?.descriptor.id).toBe('sample');
+    },
+    SETUP_TIMEOUT,
+  );
+
+  it(
+    'a task page first reads only its own documents; the source-quality columns wait until a list asks',
+    async () => {
+      const host = sampleHost();
+      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      // Range reads of docs.parquet other than its footer (the corpus rows' columns).
+      const footer = (r: string) => r.endsWith(`-${docsLength - 1}`);
+      const rowReads = () => host.served.filter((s) => s.path === 'docs.parquet' && s.range && !footer(s.range)).length;
+      const outcome = await explorer.load({ kind: 'url', base: BASE }, {}, { listFirst: false });
+      expect(outcome.ok).toBe(true);
+      expect(rowReads()).toBe(0);
+
+      const task = firstTaskWithGold();
+      const detail = await explorer.taskDetail(task.task_id, 'full');
+      const afterDetail = rowReads();
+      expect(afterDetail).toBeGreaterThan(0);
+      // The first gold document's text was read with the task: the page's ask makes no request.
+      expect(await explorer.docText(task.gold_docs[0]!)).toMatch(/\S/);
+      expect(rowReads()).toBe(afterDetail);
+      expect(detail?.gold_doc_rows.map((d) => d.doc_id)).toContain(task.gold_docs[0]);
+
+      // A list asks for the facets: every corpus row's quality is read then.
+      const facets = await explorer.taskFacets({ split: ['full'] });
+      expect(facets.source_quality.length).toBeGreaterThan(0);
+      expect(rowReads()).toBeGreaterThan(afterDetail);
+    },
+    SETUP_TIMEOUT,
+  );
+
+  it(
+    'the task list first (the default) reads the source-quality columns with the first files',
+    async () => {
+      const host = sampleHost();
+      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      const footer = (r: string) => r.endsWith(`-${docsLength - 1}`);
+      const outcome = await explorer.load({ kind: 'url', base: BASE });
+      expect(outcome.ok).toBe(true);
+      await expect
+        .poll(() => host.served.filter((s) => s.path === 'docs.parquet' && s.range && !footer(s.range)).length)
+        .toBeGreaterThan(0);
     },
     SETUP_TIMEOUT,
   );

@@ -45,7 +45,7 @@ describe('the explorer service on the sample release', () => {
     const outcome = await explorer.load(pickedFolder(sampleDir), { completed, refused });
     if (!outcome.ok) throw new Error(`the sample did not load: ${outcome.error}`);
     if (!outcome.summary.complete) {
-      explorer.completeLoad();
+      void explorer.completeLoad();
       await done;
     }
   }, SETUP_TIMEOUT);

@@ -61,7 +61,7 @@ async function loadShown(api: ReturnType<typeof service>, base: string): Promise
   const outcome = await api.load({ kind: 'url', base }, events);
   if (!outcome.ok) throw new Error(outcome.error);
   if (outcome.summary.complete) return outcome.summary;
-  api.completeLoad();
+  void api.completeLoad();
   return done;
 }
 
