@@ -4,16 +4,13 @@ import { dataWorker } from './app/data/client.ts';
 import { warmBm25 } from './app/data/search-client.ts';
 import { siteReleases } from './app/lib/site-releases.ts';
 import { release } from './app/state/release.svelte.ts';
-import { viewOf } from './app/views/registry.ts';
 import './app/theme.css';
 
-// What the first view needs downloads while the app mounts: the data worker's script, the
-// site's list of releases and the page's own code. A task page shows a BM25 ranking at once:
-// the search worker opens the release and reads its BM25 index while the data worker reads
-// the first files.
+// What the first view needs downloads while the app mounts: the data worker's script and the
+// site's list of releases. A task page shows a BM25 ranking at once: the search worker opens
+// the release and reads its BM25 index while the data worker reads the first files.
 const page = new URLSearchParams(location.search).get('view') ?? undefined;
 dataWorker();
-void viewOf(page).load();
 if (page === 'task') release.onLoadStart = warmBm25;
 void siteReleases();
 mount(App, { target: document.getElementById('app')! });

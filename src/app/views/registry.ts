@@ -1,29 +1,38 @@
 import type { Component } from 'svelte';
+import TasksView from './TasksView.svelte';
+import TaskView from './TaskView.svelte';
+import DocView from './DocView.svelte';
+import RejectionsView from './RejectionsView.svelte';
+import EntitiesView from './EntitiesView.svelte';
+import LeaderboardView from './LeaderboardView.svelte';
+import CardView from './CardView.svelte';
+import SystemsView from './SystemsView.svelte';
+import ScoreView from './score/ScoreView.svelte';
+import SearchView from './search/SearchView.svelte';
+import AuditView from './audit/AuditView.svelte';
+import SpotCheckView from './audit/SpotCheckView.svelte';
 
-/**
- * Every page of the explorer; `?view=<id>` selects one (tasks when absent). Each page's code is
- * its own chunk, read when the page is first shown: the first view parses only its own code.
- */
+/** Every page of the explorer; `?view=<id>` selects one (tasks when absent). */
 export interface ViewEntry {
   id: string;
   label: string;
   inNav: boolean;
-  load: () => Promise<{ default: Component }>;
+  component: Component;
 }
 
 export const VIEWS: readonly ViewEntry[] = [
-  { id: 'tasks', label: 'Tasks', inNav: true, load: () => import('./TasksView.svelte') },
-  { id: 'task', label: 'Task', inNav: false, load: () => import('./TaskView.svelte') },
-  { id: 'doc', label: 'Document', inNav: false, load: () => import('./DocView.svelte') },
-  { id: 'rejections', label: 'Rejections', inNav: true, load: () => import('./RejectionsView.svelte') },
-  { id: 'entities', label: 'Entities', inNav: true, load: () => import('./EntitiesView.svelte') },
-  { id: 'leaderboard', label: 'Leaderboard', inNav: true, load: () => import('./LeaderboardView.svelte') },
-  { id: 'systems', label: 'Systems', inNav: true, load: () => import('./SystemsView.svelte') },
-  { id: 'card', label: 'Dataset card', inNav: true, load: () => import('./CardView.svelte') },
-  { id: 'search', label: 'Retrieval', inNav: true, load: () => import('./search/SearchView.svelte') },
-  { id: 'score', label: 'Score', inNav: true, load: () => import('./score/ScoreView.svelte') },
-  { id: 'audit', label: 'Audit', inNav: true, load: () => import('./audit/AuditView.svelte') },
-  { id: 'spotcheck', label: 'Spot-check', inNav: true, load: () => import('./audit/SpotCheckView.svelte') },
+  { id: 'tasks', label: 'Tasks', inNav: true, component: TasksView },
+  { id: 'task', label: 'Task', inNav: false, component: TaskView },
+  { id: 'doc', label: 'Document', inNav: false, component: DocView },
+  { id: 'rejections', label: 'Rejections', inNav: true, component: RejectionsView },
+  { id: 'entities', label: 'Entities', inNav: true, component: EntitiesView },
+  { id: 'leaderboard', label: 'Leaderboard', inNav: true, component: LeaderboardView },
+  { id: 'systems', label: 'Systems', inNav: true, component: SystemsView },
+  { id: 'card', label: 'Dataset card', inNav: true, component: CardView },
+  { id: 'search', label: 'Retrieval', inNav: true, component: SearchView },
+  { id: 'score', label: 'Score', inNav: true, component: ScoreView },
+  { id: 'audit', label: 'Audit', inNav: true, component: AuditView },
+  { id: 'spotcheck', label: 'Spot-check', inNav: true, component: SpotCheckView },
 ];
 
 export function viewOf(id: string | undefined): ViewEntry {
