@@ -277,6 +277,8 @@ export interface TaskDetail extends TaskListRow {
   gold_doc_rows: DocRow[];
   source_doc_rows: DocRow[];
   pool: Array<{ doc_id: string; judgement: string; from: string[]; quality: string | null }>;
+  /** The page's first answer (taskBrief): the task's own columns; document rows and the pool come with the full one. */
+  partial?: boolean;
 }
 
 export async function taskDetail(sql: Sql, taskId: string, split?: string): Promise<TaskDetail | undefined> {

@@ -629,17 +629,31 @@ export function createExplorerData(
       return page.rows.map((r) => r.task_id);
     },
 
+    /**
+     * One task's own columns at once, without its documents' rows or the pool (partial: true), so
+     * that a task page shows its question, gold ids and ranking while taskDetail reads the rest;
+     * undefined when only DuckDB can answer.
+     */
+    async taskBrief(taskId: string, split?: string): Promise<q.TaskDetail | undefined> {
+      const g = current();
+      if (g.mode.enginesFirst || !g.store || (g.store.size === 0 && !g.complete)) return undefined;
+      const brief = await g.store.taskDetail(taskId, split, undefined, undefined);
+      return brief && { ...brief, partial: true };
+    },
+
     /** One task; the pool comes with it (read on its own when the rest of the release is not yet). */
     async taskDetail(taskId: string, split?: string) {
       const g = current();
       const store = await detailStore(g);
       if (!store) return withSql((sql) => q.taskDetail(sql, taskId, split));
       const docs = docsOf(g);
-      // The task page opens its first gold document: its text is read beside the task's rows,
-      // not after a round trip to the page.
+      // The task page opens its first gold document: its text is read at once, not after a
+      // round trip to the page, and before the pool's rows (many row groups), which would
+      // otherwise hold the browser's few connections to the host while the text waits.
       const first = g.mode.light ? undefined : store.goldDocs(taskId, split)[0];
-      if (first) docs.then((d) => d?.text(first)).catch(() => undefined);
+      const text = first ? docs.then((d) => d?.text(first)).catch(() => undefined) : undefined;
       const [index, pool] = await Promise.all([docs, poolOf(g)]);
+      await text;
       return store.taskDetail(taskId, split, index, pool);
     },
 

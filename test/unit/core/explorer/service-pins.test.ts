@@ -146,7 +146,12 @@ describe('docs.parquet pins and the first views', () => {
       expect(rowReads()).toBe(0);
 
       const task = firstTaskWithGold();
+      // The page's first answer: the task's own columns, without reading a row of the corpus.
+      const brief = await explorer.taskBrief(task.task_id, 'full');
+      expect(brief).toMatchObject({ task_id: task.task_id, gold_docs: task.gold_docs, partial: true, pool: [] });
+      expect(rowReads()).toBe(0);
       const detail = await explorer.taskDetail(task.task_id, 'full');
+      expect(detail?.partial).toBeUndefined();
       const afterDetail = rowReads();
       expect(afterDetail).toBeGreaterThan(0);
       // The first gold document's text was read with the task: the page's ask makes no request.
