@@ -39,6 +39,13 @@ function check(log: string[], name: string) {
   };
 }
 
+/** A check that records when it ran and finishes at once. */
+function finishedCheck(log: string[], name: string) {
+  const c = check(log, name);
+  c.finish();
+  return c;
+}
+
 afterEach(() => {
   for (const f of opened.splice(0)) f.close();
   for (const c of spies.splice(0)) c.close();
@@ -48,8 +55,7 @@ describe('pageEmbeds', () => {
   it('a frame alone checks at once', async () => {
     const log: string[] = [];
     const a = frame('a');
-    const c = check(log, 'a');
-    c.finish();
+    const c = finishedCheck(log, 'a');
     await a.checkInTurn(c.run);
     expect(log).toEqual(['a starts', 'a ends']);
   });
@@ -61,8 +67,7 @@ describe('pageEmbeds', () => {
     await roundTrip();
     const c = frame('c');
     await roundTrip();
-    const ca = check(log, 'a');
-    ca.finish();
+    const ca = finishedCheck(log, 'a');
     const aDone = a.checkInTurn(ca.run);
     await roundTrip();
     expect(log).toEqual([]);
@@ -81,8 +86,7 @@ describe('pageEmbeds', () => {
     await roundTrip();
     const b = frame('b');
     await roundTrip();
-    const cb = check(log, 'b');
-    cb.finish();
+    const cb = finishedCheck(log, 'b');
     const bDone = b.checkInTurn(cb.run);
     await roundTrip();
     expect(log).toEqual([]);
@@ -96,8 +100,7 @@ describe('pageEmbeds', () => {
     const a = frame('a');
     const gone = frame('gone');
     await roundTrip();
-    const ca = check(log, 'a');
-    ca.finish();
+    const ca = finishedCheck(log, 'a');
     const aDone = a.checkInTurn(ca.run);
     await roundTrip();
     expect(log).toEqual([]);
@@ -108,8 +111,7 @@ describe('pageEmbeds', () => {
     const x = frame('x', 20);
     frame('stuck');
     await roundTrip();
-    const cx = check(log, 'x');
-    cx.finish();
+    const cx = finishedCheck(log, 'x');
     await x.checkInTurn(cx.run);
     expect(log.at(-1)).toBe('x ends');
   });
@@ -128,8 +130,7 @@ describe('pageEmbeds', () => {
     // A frame that starts now learns that a is checking (and b waiting), and waits for both.
     const c = frame('c');
     await roundTrip();
-    const cc = check(log, 'c');
-    cc.finish();
+    const cc = finishedCheck(log, 'c');
     const cDone = c.checkInTurn(cc.run);
     await roundTrip();
     expect(log).toEqual(['a starts']);
@@ -143,8 +144,7 @@ describe('pageEmbeds', () => {
     frame('loading-elsewhere');
     await roundTrip();
     const alone = pageEmbeds({ id: 'z', channel: null });
-    const c = check(log, 'z');
-    c.finish();
+    const c = finishedCheck(log, 'z');
     await alone.checkInTurn(c.run);
     expect(log).toEqual(['z starts', 'z ends']);
   });
@@ -158,8 +158,7 @@ describe('pageEmbeds', () => {
     noise.postMessage('hello');
     noise.postMessage({ kind: 'loading', id: 7 });
     await roundTrip();
-    const c = check(log, 'a');
-    c.finish();
+    const c = finishedCheck(log, 'a');
     await a.checkInTurn(c.run);
     expect(log).toEqual(['a starts', 'a ends']);
   });

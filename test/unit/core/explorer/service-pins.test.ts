@@ -41,7 +41,10 @@ function sampleHost(change?: (file: string, bytes: Uint8Array<ArrayBuffer>) => U
   /** Reads of docs.parquet that cover the whole file (the hash). */
   const wholeDocsReads = () =>
     served.filter((s) => s.path === 'docs.parquet' && s.range === `bytes=0-${docsLength - 1}`).length;
-  return { fetchFn, served, wholeDocsReads };
+  /** Range reads of docs.parquet other than its footer (the corpus rows' columns). */
+  const rowReads = () =>
+    served.filter((s) => s.path === 'docs.parquet' && s.range && !s.range.endsWith(`-${docsLength - 1}`)).length;
+  return { fetchFn, served, wholeDocsReads, rowReads };
 }
 
 function neverStartsDuckDb(): Promise<never> {
@@ -138,9 +141,7 @@ describe('docs.parquet pins and the first views', () => {
     async () => {
       const host = sampleHost();
       const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
-      // Range reads of docs.parquet other than its footer (the corpus rows' columns).
-      const footer = (r: string) => r.endsWith(`-${docsLength - 1}`);
-      const rowReads = () => host.served.filter((s) => s.path === 'docs.parquet' && s.range && !footer(s.range)).length;
+      const rowReads = host.rowReads;
       const outcome = await explorer.load({ kind: 'url', base: BASE }, {}, { listFirst: false });
       expect(outcome.ok).toBe(true);
       expect(rowReads()).toBe(0);
@@ -172,12 +173,9 @@ describe('docs.parquet pins and the first views', () => {
     async () => {
       const host = sampleHost();
       const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
-      const footer = (r: string) => r.endsWith(`-${docsLength - 1}`);
       const outcome = await explorer.load({ kind: 'url', base: BASE });
       expect(outcome.ok).toBe(true);
-      await expect
-        .poll(() => host.served.filter((s) => s.path === 'docs.parquet' && s.range && !footer(s.range)).length)
-        .toBeGreaterThan(0);
+      await expect.poll(host.rowReads).toBeGreaterThan(0);
     },
     SETUP_TIMEOUT,
   );
