@@ -9,8 +9,7 @@ import './app/theme.css';
 // What the first view needs downloads while the app mounts: the data worker's script and the
 // site's list of releases. A task page shows a BM25 ranking at once: the search worker opens
 // the release and reads its BM25 index while the data worker reads the first files.
-const page = new URLSearchParams(location.search).get('view') ?? undefined;
 dataWorker();
-if (page === 'task') release.onLoadStart = warmBm25;
+if (new URLSearchParams(location.search).get('view') === 'task') release.onLoadStart = warmBm25;
 void siteReleases();
 mount(App, { target: document.getElementById('app')! });

@@ -147,8 +147,6 @@ class ReleaseState {
     ref: ReleaseRef,
     options: { push?: boolean; fromClick?: boolean; mode?: LoadMode } = {},
   ): Promise<boolean> {
-    // The data worker starts (its script downloads and runs) while releases.json comes.
-    dataWorker();
     const shipped = await siteReleases();
     let spec: SourceSpec;
     let from: string | undefined;
