@@ -1,15 +1,18 @@
 import { mount } from 'svelte';
 import App from './app/App.svelte';
 import { dataWorker } from './app/data/client.ts';
-import { warmBm25 } from './app/data/search-client.ts';
+import { searchWorker, warmBm25 } from './app/data/search-client.ts';
 import { siteReleases } from './app/lib/site-releases.ts';
 import { release } from './app/state/release.svelte.ts';
 import './app/theme.css';
 
 // What the first view needs downloads while the app mounts: the data worker's script and the
-// site's list of releases. A task page shows a BM25 ranking at once: the search worker opens
-// the release and reads its BM25 index while the data worker reads the first files.
+// site's list of releases. A task page shows a BM25 ranking at once: the search worker starts
+// now, and opens the release and reads its BM25 index while the data worker reads the first files.
 dataWorker();
-if (new URLSearchParams(location.search).get('view') === 'task') release.onLoadStart = warmBm25;
+if (new URLSearchParams(location.search).get('view') === 'task') {
+  searchWorker();
+  release.onLoadStart = warmBm25;
+}
 void siteReleases();
 mount(App, { target: document.getElementById('app')! });

@@ -23,6 +23,7 @@ const service = new SearchService({
 
 const api = {
   open: (spec: SourceSpec) => service.open(spec),
+  splits: () => service.splits(),
   load: (method: SearchMethod, onProgress?: (p: IndexProgress) => void) => service.load(method, onProgress),
   postingsDecoded: () => service.postingsDecoded(),
   modelManifest: () => service.modelManifest(),

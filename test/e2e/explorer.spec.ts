@@ -12,7 +12,7 @@ interface TaskLine {
   answer: string | null;
   gold_docs: string[];
   source_doc_ids: string[];
-  provenance: { salience?: number; pool_size?: number };
+  provenance: { salience?: number; pool_size?: number; candidate_doc_ids?: string[] };
 }
 const jsonl = <T>(file: string): T[] =>
   readFileSync(file, 'utf8')
@@ -76,6 +76,18 @@ test.describe('the sample release', () => {
     expect((await mark.innerText()).toLowerCase()).toContain(task.answer!.split(' ')[0]!.toLowerCase());
     await expect(page.getByTestId('pool-table')).toBeVisible();
     await expect(page.locator('section[data-slot="rankings"]')).toHaveCount(1);
+  });
+
+  test('a provenance list of documents links them once it is opened', async ({ page }) => {
+    const task = full.find((t) => (t.provenance.candidate_doc_ids?.length ?? 0) > 0)!;
+    const ids = task.provenance.candidate_doc_ids!;
+    await page.goto(`/?view=task&task=${task.task_id}&split=full`);
+    const list = page.getByTestId('provenance').locator('details');
+    await expect(list.locator('summary')).toHaveText(`${ids.length} docs`);
+    await expect(list.locator('a')).toHaveCount(0);
+    await list.locator('summary').press('Enter');
+    await expect(list.locator('a')).toHaveCount(ids.length);
+    await expect(list.locator('a').first()).toHaveText(ids[0]!);
   });
 
   test('keyboard: / focuses search, j/k move, Enter opens, j walks tasks, Esc goes back', async ({ page }) => {

@@ -18,8 +18,8 @@ export function searchWorker(): Comlink.Remote<SearchApi> {
  */
 export function warmBm25(spec: SourceSpec): void {
   const api = searchWorker();
-  api
-    .open(spec)
-    .then((info) => (info.indexes.bm25 ? api.load('bm25') : undefined))
-    .catch(() => undefined);
+  api.open(spec).catch(() => undefined);
+  // Not after open's answer: the worker takes calls in order, and the load needs only release.json
+  // (a release without a BM25 index refuses it, and the page says so from open's answer).
+  api.load('bm25').catch(() => undefined);
 }

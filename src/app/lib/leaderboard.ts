@@ -1,3 +1,4 @@
+import { formatCount } from './format-count.ts';
 import type { ScoreReport } from '../../core/release/types.ts';
 
 /** docs/benchmark-spec.md 2.5: the site's display names; unknown names are shown as given. */
@@ -68,7 +69,7 @@ export function formatScoreValue(key: string, value: unknown): string {
   if (typeof value !== 'number') return String(value);
   if (Number.isNaN(value)) return '—';
   if (key.includes('cost_usd')) return `$${value.toFixed(4)}`;
-  if (Number.isInteger(value) && !isRateKey(key)) return value.toLocaleString('en');
+  if (Number.isInteger(value) && !isRateKey(key)) return formatCount(value);
   if (key.startsWith('retrieval.')) return value.toFixed(3);
   if (isRateKey(key) && value >= 0 && value <= 1) return pct(value);
   return value.toLocaleString('en', { maximumFractionDigits: 2 });

@@ -3,7 +3,7 @@
  * release that ships its corpus (docs.parquet, docs.jsonl), on texts already loaded, and on a
  * reader of the Hugging Face source when one is plugged in.
  */
-import type { AsyncBuffer, FileMetaData } from 'hyparquet';
+import { parquetMetadataAsync, parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import type { CorpusDoc } from '../release/types.ts';
 
 export type DocTextProgress = (done: number, total: number) => void;
@@ -102,7 +102,6 @@ export function corpusDocsProvider(label: string, docs: readonly CorpusDoc[]): D
 export function parquetDocsProvider(label: string, file: AsyncBuffer, maxGap = 64): DocTextProvider {
   let opened: Promise<{ metadata: FileMetaData; rows: Map<string, number> }> | undefined;
   const open = async () => {
-    const { parquetMetadataAsync, parquetReadObjects } = await import('hyparquet');
     // The footer is read once (its default first fetch is 512 KiB; a docs footer is far smaller).
     const metadata = await parquetMetadataAsync(file, { initialFetchSize: 64 * 1024 });
     const ids = (await parquetReadObjects({ file, metadata, columns: ['doc_id'] })) as Array<{ doc_id: unknown }>;
@@ -111,7 +110,6 @@ export function parquetDocsProvider(label: string, file: AsyncBuffer, maxGap = 6
   return {
     label,
     async read(ids, onProgress) {
-      const { parquetReadObjects } = await import('hyparquet');
       opened ??= open();
       const { metadata, rows: index } = await opened;
       const wanted = [...new Set(ids)]

@@ -5,7 +5,13 @@
  * and the text column only for the one row a reader opens.
  */
 import { errorMessage } from '../error-message.ts';
-import type { AsyncBuffer, FileMetaData } from 'hyparquet';
+import {
+  parquetMetadataAsync,
+  parquetReadObjects,
+  parquetSchema,
+  type AsyncBuffer,
+  type FileMetaData,
+} from 'hyparquet';
 import type { CorpusDoc } from '../release/types.ts';
 import type { DocRow } from './queries.ts';
 import { compareText } from './task-records.ts';
@@ -18,6 +24,7 @@ export interface DocRecord extends DocRow {
 const SMALL_COLUMNS = ['doc_id', 'quality', 'file_name', 'file_type', 'online_url', 'n_chars'] as const;
 /** The footer of the sample's docs.parquet is 4 KB; hyparquet's default first read is 512 KB. */
 const FOOTER_FETCH = 16 * 1024;
+const footerFetch = (file: AsyncBuffer) => Math.min(FOOTER_FETCH, file.byteLength);
 
 export interface DocsIndex {
   /** Rows of these ids, in doc_id order (ids the corpus does not have are left out). */
@@ -85,12 +92,19 @@ export class ParquetDocs implements DocsIndex {
     private readonly groups: Group[],
   ) {}
 
+  /**
+   * Starts open()'s first read (hyparquet's: the file's last bytes), so that a file that keeps
+   * its ranges (CachingSource) has them when open() asks.
+   */
+  static prefetchFooter(file: AsyncBuffer): void {
+    void Promise.resolve(file.slice(file.byteLength - footerFetch(file), file.byteLength)).catch(() => undefined);
+  }
+
   /** Reads the footer; refuses a file without a doc_id column (the message names the file). */
   static async open(file: AsyncBuffer, path = 'docs.parquet'): Promise<ParquetDocs> {
-    const { parquetMetadataAsync, parquetSchema } = await import('hyparquet');
     let metadata: FileMetaData;
     try {
-      metadata = await parquetMetadataAsync(file, { initialFetchSize: Math.min(FOOTER_FETCH, file.byteLength) });
+      metadata = await parquetMetadataAsync(file, { initialFetchSize: footerFetch(file) });
     } catch (e) {
       throw new Error(`${path}: not a readable parquet file (${errorMessage(e)})`, {
         cause: e,
@@ -130,7 +144,6 @@ export class ParquetDocs implements DocsIndex {
 
   /** The small columns of row groups [first, end). */
   private async read(first: number, end: number): Promise<DocRecord[]> {
-    const { parquetReadObjects } = await import('hyparquet');
     const start = this.groups[first]!.start;
     const last = this.groups[end - 1]!;
     const read = (await parquetReadObjects({
@@ -201,7 +214,6 @@ export class ParquetDocs implements DocsIndex {
   private async readText(docId: string): Promise<string | undefined> {
     const [row] = (await this.rows([docId])).sort((a, b) => a.row_no - b.row_no);
     if (!row) return undefined;
-    const { parquetReadObjects } = await import('hyparquet');
     const [hit] = (await parquetReadObjects({
       file: this.file,
       metadata: this.metadata,

@@ -1,5 +1,5 @@
 import { errorMessage } from '../error-message.ts';
-import type { AsyncBuffer } from 'hyparquet';
+import { parquetReadObjects, type AsyncBuffer } from 'hyparquet';
 import {
   loadRelease,
   ReleaseRefused,
@@ -82,6 +82,11 @@ export interface LoadMode {
    * the first files, so they do not compete with the page's own reads. True by default.
    */
   listFirst?: boolean;
+  /**
+   * The task a task page opens with: its first gold document's text is read as soon as the
+   * first files are in, before the page asks for the task.
+   */
+  firstTask?: { taskId: string; split?: string };
 }
 
 export interface ExplorerDataOptions {
@@ -215,12 +220,17 @@ export function createExplorerData(
   /** The first files: task rows in memory, and the corpus rows when docs.parquet has them. */
   async function readFirst(g: Generation): Promise<void> {
     const select = g.mode.light ? (f: PlannedFile) => lightFile(f, g.mode.splits) : firstFile;
-    // hyparquet comes while the files do (docs.parquet is read as soon as it is open).
-    void import('hyparquet');
     const { plan, root } = await planRelease(g.source);
     await g.source.prefetch(select);
     const listed = g.source.list();
     const docsFile = plan.find((f) => f.kind === 'docs');
+    // docs.parquet's footer arrives while the first files are parsed (the source keeps it).
+    if (docsFile && isParquet(docsFile)) {
+      void g.source
+        .open(`${root}${docsFile.path}`)
+        .then((file) => file && ParquetDocs.prefetchFooter(file))
+        .catch(() => undefined);
+    }
     // docs.parquet is read by ranges at once and hashed against its pin after the first view
     // (completeLoad): the whole-file download never delays it.
     const first = await loadRelease(g.source, {
@@ -247,6 +257,11 @@ export function createExplorerData(
     // when the list is the first view, and the list waits for them; a task page does not (it
     // reads its own documents' rows). An embed reads only the rows it shows, when it shows them.
     if (g.mode.listFirst !== false) void qualitiesOf(g);
+    if (g.mode.firstTask && g.docs && !g.mode.light) {
+      const { taskId, split } = g.mode.firstTask;
+      const first = g.store.goldDocs(taskId, split)[0];
+      if (first) void g.docs.text(first).catch(() => undefined);
+    }
     throwIfCancelled(g);
     g.summary = summarise(first, g.store.countsBySplitType(), now() - g.started, false);
   }
@@ -525,7 +540,6 @@ export function createExplorerData(
     }
     const file = g.chunksParquet;
     if (!file) return undefined;
-    const { parquetReadObjects } = await import('hyparquet');
     g.chunkDocIds ??= parquetReadObjects({ file, columns: ['doc_id'] }).then((rows) =>
       (rows as Array<{ doc_id: string }>).map((r) => r.doc_id),
     );
@@ -648,12 +662,12 @@ export function createExplorerData(
       if (!store) return withSql((sql) => q.taskDetail(sql, taskId, split));
       const docs = docsOf(g);
       // The task page opens its first gold document: its text is read at once, not after a
-      // round trip to the page, and before the pool's rows (many row groups), which would
-      // otherwise hold the browser's few connections to the host while the text waits.
+      // round trip to the page, and before the pool (a large file to parse) and the pool's rows
+      // (many row groups), which would otherwise take the worker and the browser's few
+      // connections to the host while the text waits.
       const first = g.mode.light ? undefined : store.goldDocs(taskId, split)[0];
-      const text = first ? docs.then((d) => d?.text(first)).catch(() => undefined) : undefined;
+      if (first) await docs.then((d) => d?.text(first)).catch(() => undefined);
       const [index, pool] = await Promise.all([docs, poolOf(g)]);
-      await text;
       return store.taskDetail(taskId, split, index, pool);
     },
 

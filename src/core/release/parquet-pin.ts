@@ -16,7 +16,7 @@
  * one is hashed in streamed ranges and then read from its source.
  */
 import { errorMessage } from '../error-message.ts';
-import type { AsyncBuffer, FileMetaData } from 'hyparquet';
+import { parquetMetadataAsync, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import { ReleaseRefused } from './loaded.ts';
 import { checkPin } from './manifest.ts';
 import { checkParquetColumns } from './schemas/parquet.ts';
@@ -118,7 +118,6 @@ export function checkedParquet(
       if (mismatch) throw refusal(`${mismatch.message} (pin from ${what.pinSource ?? 'the release'})`);
     }
     early.length = 0;
-    const { parquetMetadataAsync, parquetSchema } = await import('hyparquet');
     let metadata: FileMetaData;
     try {
       metadata = await parquetMetadataAsync(verified);

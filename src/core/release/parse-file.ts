@@ -1,6 +1,6 @@
 /** Parses one planned file of a release into the LoadedRelease being built. */
 import type { LoadedRelease, LoadedSubmission } from './loaded.ts';
-import type { AsyncBuffer } from 'hyparquet';
+import { parquetMetadata, parquetReadObjects, parquetSchema, type AsyncBuffer } from 'hyparquet';
 import { IssueList } from './issues.ts';
 import { parseJsonFile, parseJsonlBytes } from './jsonl.ts';
 import { type PlannedFile } from './layout.ts';
@@ -147,7 +147,6 @@ async function readParquetWhole<T>(
   path: string,
   issues: IssueList,
 ): Promise<T[]> {
-  const { parquetMetadata, parquetReadObjects, parquetSchema } = await import('hyparquet');
   const file: AsyncBuffer = { byteLength: bytes.byteLength, slice: (s, e) => bytes.slice(s, e).buffer };
   const metadata = parquetMetadata(bytes.slice().buffer);
   const wrong = checkParquetColumns(path, kind, parquetSchema(metadata).children);

@@ -1,6 +1,6 @@
 /** Public API of the search core: the search worker's and the `run` CLI's logic. */
 export * from './types.ts';
-export { SearchSession, type ReleaseIndexInfo, type SessionOptions } from './session.ts';
+export { SearchSession, type ReleaseIndexInfo, type SessionOptions, type SplitIndexInfo } from './session.ts';
 export { answerableTasks, evaluateRankings, type Rankings } from './evaluate.ts';
 export { MAX_RETRIEVED, predictionsText, runTag, trecRunText } from './exports.ts';
 export {

@@ -8,7 +8,7 @@ import type { SplitName } from '../release/types.ts';
 import type { RankedDoc } from '../retrieval/index.ts';
 import { openAiEmbedder, type QueryEmbedder } from './embedders.ts';
 import type { ModelManifest } from './model-manifest.ts';
-import { SearchSession, type ReleaseIndexInfo } from './session.ts';
+import { SearchSession, type ReleaseIndexInfo, type SplitIndexInfo } from './session.ts';
 import type { EvalProgress, IndexProgress, SearchMethod, SearchResult } from './types.ts';
 
 export interface EncoderChoice {
@@ -36,7 +36,10 @@ export class SearchService {
     return this.session;
   }
 
-  /** Opens a release (a no-op when it is already the open one). */
+  /**
+   * Opens a release (a no-op when it is already the open one). Returns once release.json is
+   * read, so that an index can be asked for at once; the tasks are read when first needed.
+   */
   async open(spec: SourceSpec): Promise<ReleaseIndexInfo> {
     const key = sourceKey(spec);
     if (key !== this.openedKey || !this.session) {
@@ -50,6 +53,11 @@ export class SearchService {
       });
     }
     return (await this.session).info();
+  }
+
+  /** The splits with tasks, for evaluation (waits for the tasks files). */
+  async splits(): Promise<SplitIndexInfo[]> {
+    return (await this.current()).splits();
   }
 
   async load(method: SearchMethod, onProgress?: (p: IndexProgress) => void): Promise<void> {

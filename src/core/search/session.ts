@@ -7,6 +7,7 @@
 import { CachingSource } from '../net/caching-source.ts';
 import { OnlySource } from '../release/only-source.ts';
 import { loadRelease } from '../release/load.ts';
+import { planRelease } from '../release/plan.ts';
 import { sha256Hex } from '../release/sha256.ts';
 import type { ReleaseSource } from '../release/source.ts';
 import type { ReleaseDescriptor, SplitName, Task } from '../release/types.ts';
@@ -45,7 +46,20 @@ export interface ReleaseIndexInfo {
   title: string;
   /** Paths from release.json `indexes` (relative to the release root). */
   indexes: { bm25?: string; dense?: string; model?: string };
-  splits: Array<{ split: SplitName; tasks: number; answerable: number }>;
+}
+
+export interface SplitIndexInfo {
+  split: SplitName;
+  tasks: number;
+  answerable: number;
+}
+
+/** What a session reads after release.json: the tasks (for evaluation) and the chunks (for snippets). */
+interface ReleaseContents {
+  splitTasks: Partial<Record<SplitName, Task[]>>;
+  chunkTexts?: ChunkTexts;
+  /** Starts the pin check of chunks.parquet (after the first snippets; later reads wait for it). */
+  checkChunks?: () => Promise<void>;
 }
 
 export interface SessionOptions {
@@ -108,9 +122,7 @@ export class SearchSession {
   private postingsSettled?: Promise<void>;
   private manifest?: Promise<ModelManifest>;
   private embedder?: Promise<QueryEmbedder>;
-  private chunkTexts?: ChunkTexts;
-  /** Starts the pin check of chunks.parquet (after the first snippets; later reads wait for it). */
-  private readonly checkChunks?: () => Promise<void>;
+  private contentsRead?: Promise<ReleaseContents>;
   private chunkRow?: Map<string, number>;
   private readonly vectors = new Map<string, Float32Array>();
 
@@ -118,41 +130,41 @@ export class SearchSession {
     readonly source: ReleaseSource,
     readonly root: string,
     readonly descriptor: ReleaseDescriptor,
-    private readonly splitTasks: Partial<Record<SplitName, Task[]>>,
-    chunks: { file: ConstructorParameters<typeof ChunkTexts>[0]; check?: () => Promise<void> } | undefined,
+    private readonly readRest: () => Promise<ReleaseContents>,
     private readonly options: SessionOptions,
-  ) {
-    if (chunks) this.chunkTexts = new ChunkTexts(chunks.file);
-    this.checkChunks = chunks?.check;
-  }
+  ) {}
 
-  /** Reads release.json (or the official manifest), the tasks files and the chunks parquet's footer. */
+  /**
+   * Reads release.json (or the official manifest) alone: a ranking needs nothing else but its
+   * index. The tasks files and the chunks parquet's footer are read when first needed
+   * (evaluation, snippets), so that they never hold the host's connections while an index loads.
+   */
   static async open(source: ReleaseSource, options: SessionOptions = {}): Promise<SearchSession> {
     const cached = new CachingSource(source);
     const only = new OnlySource(cached, ['chunks']);
-    // The files are asked for together rather than one after another.
-    await cached.prefetch(() => true, only);
-    // chunks.parquet is read by ranges for the first snippets and hashed against its pin after them.
-    const release = await loadRelease(only, { deferParquet: true, parquetCheck: 'on-demand', maxIssuesPerFile: 20 });
-    const splitTasks: Partial<Record<SplitName, Task[]>> = {};
-    for (const [split, files] of Object.entries(release.splits) as Array<[SplitName, { tasks?: Task[] }]>) {
-      if (files.tasks) splitTasks[split] = files.tasks;
-    }
-    const chunks = release.parquet.find((p) => p.kind === 'chunks');
-    return new SearchSession(source, releaseRoot(source), release.descriptor, splitTasks, chunks, options);
+    const { descriptor } = await planRelease(only);
+    return new SearchSession(source, releaseRoot(source), descriptor, () => readContents(cached, only), options);
+  }
+
+  /** The tasks and the chunks, read once (a failed read is tried again by the next caller). */
+  private contents(): Promise<ReleaseContents> {
+    this.contentsRead ??= this.readRest();
+    this.contentsRead.catch(() => (this.contentsRead = undefined));
+    return this.contentsRead;
   }
 
   info(): ReleaseIndexInfo {
-    return {
-      label: this.source.label,
-      title: this.descriptor.title,
-      indexes: { ...this.descriptor.indexes },
-      splits: (Object.entries(this.splitTasks) as Array<[SplitName, Task[]]>).map(([split, tasks]) => ({
-        split,
-        tasks: tasks.length,
-        answerable: tasks.filter((t) => t.type !== 'unanswerable' && t.type !== 'false_premise').length,
-      })),
-    };
+    return { label: this.source.label, title: this.descriptor.title, indexes: { ...this.descriptor.indexes } };
+  }
+
+  /** Each split with a tasks file: its tasks, and how many of them have an answer to retrieve for. */
+  async splits(): Promise<SplitIndexInfo[]> {
+    const { splitTasks } = await this.contents();
+    return (Object.entries(splitTasks) as Array<[SplitName, Task[]]>).map(([split, tasks]) => ({
+      split,
+      tasks: tasks.length,
+      answerable: tasks.filter((t) => t.type !== 'unanswerable' && t.type !== 'false_premise').length,
+    }));
   }
 
   hasMethod(method: SearchMethod): boolean {
@@ -317,15 +329,17 @@ export class SearchSession {
   /** Adds the best chunk's snippet to each document (fused rankings get their BM25 or dense best chunk). */
   async withSnippets(ranked: readonly RankedDoc[]): Promise<SearchDoc[]> {
     const docs: SearchDoc[] = ranked.map((d) => ({ ...d }));
-    if (!this.chunkTexts) return docs;
+    // Snippets are a convenience: a release whose files cannot be read leaves the ids alone
+    // (the page's own load reports what is wrong with them).
+    const contents = await this.contents().catch(() => undefined);
+    const chunkTexts = contents?.chunkTexts;
+    if (!chunkTexts) return docs;
     const bm25 = await this.loadBm25();
     this.chunkRow ??= new Map(bm25.data.chunks.chunkIds.map((id, i) => [id, i]));
     const rows = this.chunkRow;
     const wanted = docs.filter((d) => d.chunk_id !== undefined && rows.has(d.chunk_id));
     try {
-      const texts = await this.chunkTexts.texts(
-        wanted.map((d) => ({ row: rows.get(d.chunk_id!)!, chunkId: d.chunk_id! })),
-      );
+      const texts = await chunkTexts.texts(wanted.map((d) => ({ row: rows.get(d.chunk_id!)!, chunkId: d.chunk_id! })));
       wanted.forEach((d, i) => {
         const t = texts[i];
         if (t !== undefined) d.snippet = snippetOf(t);
@@ -333,21 +347,22 @@ export class SearchSession {
     } catch {
       // Snippets are a convenience: a chunks file that cannot be read leaves the ids alone.
     }
-    this.checkChunks?.().catch(() => undefined);
+    contents.checkChunks?.().catch(() => undefined);
     return docs;
   }
 
   /** Tasks of a split, as evaluation needs them (every task, refusal types included). */
-  tasks(split: SplitName): EvalTask[] {
-    const tasks = this.splitTasks[split];
+  async tasks(split: SplitName): Promise<EvalTask[]> {
+    const tasks = (await this.contents()).splitTasks[split];
     if (!tasks) throw new Error(`this release has no tasks file for split "${split}"`);
     return tasks.map((t) => ({ task_id: t.task_id, type: t.type, question: t.question, gold_docs: t.gold_docs }));
   }
 
-  task(taskId: string, split?: SplitName): (EvalTask & { split: SplitName }) | undefined {
-    const splits = split ? [split] : (Object.keys(this.splitTasks) as SplitName[]);
+  async task(taskId: string, split?: SplitName): Promise<(EvalTask & { split: SplitName }) | undefined> {
+    const { splitTasks } = await this.contents();
+    const splits = split ? [split] : (Object.keys(splitTasks) as SplitName[]);
     for (const s of splits) {
-      const t = this.splitTasks[s]?.find((x) => x.task_id === taskId);
+      const t = splitTasks[s]?.find((x) => x.task_id === taskId);
       if (t) return { task_id: t.task_id, type: t.type, question: t.question, gold_docs: t.gold_docs, split: s };
     }
     return undefined;
@@ -379,7 +394,7 @@ export class SearchSession {
     k = 20,
     onProgress?: (p: EvalProgress) => void,
   ): Promise<{ report: EvalReport; trecRun: string; predictions: string }> {
-    const tasks = this.tasks(split);
+    const tasks = await this.tasks(split);
     const rankings = await this.rankAll(method, tasks, k, onProgress);
     const order = tasks.map((t) => t.task_id);
     return {
@@ -388,6 +403,19 @@ export class SearchSession {
       predictions: predictionsText(order, rankings),
     };
   }
+}
+
+/** The tasks files (all asked for at once) and the chunks parquet's footer. */
+async function readContents(cached: CachingSource, only: ReleaseSource): Promise<ReleaseContents> {
+  await cached.prefetch(() => true, only);
+  // chunks.parquet is read by ranges for the first snippets and hashed against its pin after them.
+  const release = await loadRelease(only, { deferParquet: true, parquetCheck: 'on-demand', maxIssuesPerFile: 20 });
+  const splitTasks: Partial<Record<SplitName, Task[]>> = {};
+  for (const [split, files] of Object.entries(release.splits) as Array<[SplitName, { tasks?: Task[] }]>) {
+    if (files.tasks) splitTasks[split] = files.tasks;
+  }
+  const chunks = release.parquet.find((p) => p.kind === 'chunks');
+  return { splitTasks, chunkTexts: chunks && new ChunkTexts(chunks.file), checkChunks: chunks?.check };
 }
 
 /** A picked folder can hold the release one level down (e.g. sample/release.json). */

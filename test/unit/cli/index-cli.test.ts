@@ -98,7 +98,7 @@ describe('run', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { task_id: string; answer: string; citations: string[]; retrieved: string[] });
     const session = await SearchSession.open(new FolderSource(release));
-    const devTasks = session.tasks('dev');
+    const devTasks = await session.tasks('dev');
     expect(rows.map((r) => r.task_id)).toEqual(devTasks.map((t) => t.task_id));
     for (const r of rows) {
       expect(r.answer).toBe('');

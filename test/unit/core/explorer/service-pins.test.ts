@@ -67,6 +67,16 @@ function firstTaskWithGold(): { task_id: string; gold_docs: string[] } {
     .find((t) => t.gold_docs.length > 0)!;
 }
 
+/** How many range reads of docs.parquet (footer aside) reading one document's text takes. */
+async function rowReadsForText(docId: string): Promise<number> {
+  const host = sampleHost();
+  const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+  await explorer.load({ kind: 'url', base: BASE }, {}, { listFirst: false });
+  const before = host.rowReads();
+  expect(await explorer.docText(docId)).toMatch(/\S/);
+  return host.rowReads() - before;
+}
+
 const flipInDocs = (file: string, bytes: Uint8Array<ArrayBuffer>) =>
   file === 'docs.parquet' ? bytes.map((b, i) => (i === 300 ? b ^ 0xff : b)) : bytes;
 
@@ -154,6 +164,16 @@ describe('docs.parquet pins and the first views', () => {
       const detail = await explorer.taskDetail(task.task_id, 'full');
       expect(detail?.partial).toBeUndefined();
       const afterDetail = rowReads();
+      // The text is read before the pool, a large file to parse, is asked for.
+      const poolAskedAt = host.served.findIndex((s) => s.path === 'build/pool.jsonl');
+      expect(poolAskedAt).toBeGreaterThan(0);
+      const textReads = await rowReadsForText(task.gold_docs[0]!);
+      expect(textReads).toBeGreaterThan(0);
+      expect(
+        host.served
+          .slice(0, poolAskedAt)
+          .filter((s) => s.path === 'docs.parquet' && s.range && !s.range.endsWith(`-${docsLength - 1}`)).length,
+      ).toBeGreaterThanOrEqual(textReads);
       expect(afterDetail).toBeGreaterThan(0);
       // The first gold document's text was read with the task: the page's ask makes no request.
       expect(await explorer.docText(task.gold_docs[0]!)).toMatch(/\S/);
@@ -164,6 +184,30 @@ describe('docs.parquet pins and the first views', () => {
       const facets = await explorer.taskFacets({ split: ['full'] });
       expect(facets.source_quality.length).toBeGreaterThan(0);
       expect(rowReads()).toBeGreaterThan(afterDetail);
+    },
+    SETUP_TIMEOUT,
+  );
+
+  it(
+    "a task page's load reads its first gold text before the page asks, and docs.parquet's footer once",
+    async () => {
+      const host = sampleHost();
+      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      const task = firstTaskWithGold();
+      const textReads = await rowReadsForText(task.gold_docs[0]!);
+      const outcome = await explorer.load(
+        { kind: 'url', base: BASE },
+        {},
+        { listFirst: false, firstTask: { taskId: task.task_id, split: 'full' } },
+      );
+      expect(outcome.ok).toBe(true);
+      await expect.poll(host.rowReads).toBe(textReads);
+      expect(await explorer.docText(task.gold_docs[0]!)).toMatch(/\S/);
+      expect(host.rowReads()).toBe(textReads);
+      const footerReads = host.served.filter(
+        (s) => s.path === 'docs.parquet' && s.range?.endsWith(`-${docsLength - 1}`) && !s.range.startsWith('bytes=0-'),
+      );
+      expect(footerReads).toHaveLength(1);
     },
     SETUP_TIMEOUT,
   );

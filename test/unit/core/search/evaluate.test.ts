@@ -16,7 +16,7 @@ describe('SearchSession on the sample release', () => {
   it('evaluate() scores answerable tasks with the benchmark means and trec_eval -c of its own TREC run', async () => {
     const session = await SearchSession.open(new FolderSource(sample));
     const { report, trecRun } = await session.evaluate('bm25', 'full', 20);
-    const tasks = session.tasks('full');
+    const tasks = await session.tasks('full');
     const answerable = tasks.filter((t) => t.type !== 'unanswerable' && t.type !== 'false_premise');
     expect(report.n).toBe(answerable.length);
     expect(report.excluded).toBe(tasks.length - answerable.length);
@@ -52,7 +52,7 @@ describe('SearchSession on the sample release', () => {
 
   it('search() returns the ranking with best-chunk snippets from chunks.parquet', async () => {
     const session = await SearchSession.open(new FolderSource(sample));
-    const task = session.tasks('full')[0]!;
+    const task = (await session.tasks('full'))[0]!;
     const result = await session.search(task.question, 'bm25', 5);
     expect(result.docs.map((d) => d.doc_id)).toEqual(
       (await session.rank('bm25', task.question, 5)).map((d) => d.doc_id),
@@ -119,7 +119,7 @@ describe('SearchSession with lazily decoded BM25 postings (the search worker)', 
   it('ranks every task like the eager session, before and after the background decoding ends', async () => {
     const eager = await SearchSession.open(new FolderSource(sample));
     const lazy = await SearchSession.open(new FolderSource(sample), { lazyPostings: true });
-    const questions = eager.tasks('full').map((t) => t.question);
+    const questions = (await eager.tasks('full')).map((t) => t.question);
     const index = await lazy.loadBm25();
     expect(index.data.lazy?.complete).toBe(false);
     expect(await lazy.rank('bm25', questions[0]!, 20)).toEqual(await eager.rank('bm25', questions[0]!, 20));
