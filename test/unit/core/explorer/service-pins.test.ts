@@ -44,7 +44,9 @@ function sampleHost(change?: (file: string, bytes: Uint8Array<ArrayBuffer>) => U
   /** Range reads of docs.parquet other than its footer (the corpus rows' columns). */
   const rowReads = () =>
     served.filter((s) => s.path === 'docs.parquet' && s.range && !s.range.endsWith(`-${docsLength - 1}`)).length;
-  return { fetchFn, served, wholeDocsReads, rowReads };
+  /** An explorer that reads through this host and never starts DuckDB. */
+  const explorer = () => createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn });
+  return { fetchFn, served, wholeDocsReads, rowReads, explorer };
 }
 
 function neverStartsDuckDb(): Promise<never> {
@@ -70,7 +72,7 @@ function firstTaskWithGold(): { task_id: string; gold_docs: string[] } {
 /** How many range reads of docs.parquet (footer aside) reading one document's text takes. */
 async function rowReadsForText(docId: string): Promise<number> {
   const host = sampleHost();
-  const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+  const explorer = host.explorer();
   await explorer.load({ kind: 'url', base: BASE }, {}, { listFirst: false });
   const before = host.rowReads();
   expect(await explorer.docText(docId)).toMatch(/\S/);
@@ -85,7 +87,7 @@ describe('docs.parquet pins and the first views', () => {
     'the tasks table and a task page answer from range reads; the whole file is hashed only after completeLoad',
     async () => {
       const host = sampleHost();
-      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      const explorer = host.explorer();
       const outcome = await explorer.load({ kind: 'url', base: BASE });
       expect(outcome.ok).toBe(true);
       const page = await explorer.taskPage({}, { by: 'row_no', desc: false }, 0, 50);
@@ -104,7 +106,7 @@ describe('docs.parquet pins and the first views', () => {
     'an embed shows rows at once, then hashes docs.parquet and is refused when it differs from its pin',
     async () => {
       const host = sampleHost(flipInDocs);
-      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      const explorer = host.explorer();
       const { events, refused } = refusal();
       const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, events, {
         light: true,
@@ -130,7 +132,7 @@ describe('docs.parquet pins and the first views', () => {
     'an embed of an unchanged release stays shown after the check, and reads from the hashed bytes',
     async () => {
       const host = sampleHost();
-      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      const explorer = host.explorer();
       const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, {}, { light: true });
       expect(outcome.ok).toBe(true);
       await explorer.completeLoad();
@@ -150,7 +152,7 @@ describe('docs.parquet pins and the first views', () => {
     'a task page first reads only its own documents; the source-quality columns wait until a list asks',
     async () => {
       const host = sampleHost();
-      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      const explorer = host.explorer();
       const rowReads = host.rowReads;
       const outcome = await explorer.load({ kind: 'url', base: BASE }, {}, { listFirst: false });
       expect(outcome.ok).toBe(true);
@@ -192,7 +194,7 @@ describe('docs.parquet pins and the first views', () => {
     "a task page's load reads its first gold text before the page asks, and docs.parquet's footer once",
     async () => {
       const host = sampleHost();
-      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      const explorer = host.explorer();
       const task = firstTaskWithGold();
       const textReads = await rowReadsForText(task.gold_docs[0]!);
       const outcome = await explorer.load(
@@ -216,7 +218,7 @@ describe('docs.parquet pins and the first views', () => {
     'the task list first (the default) reads the source-quality columns with the first files',
     async () => {
       const host = sampleHost();
-      const explorer = createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn: host.fetchFn });
+      const explorer = host.explorer();
       const outcome = await explorer.load({ kind: 'url', base: BASE });
       expect(outcome.ok).toBe(true);
       await expect.poll(host.rowReads).toBeGreaterThan(0);
