@@ -1,12 +1,9 @@
 /**
- * Delivery bench (issue 12), both designs side by side in one run:
- * - now: the design before issue 12 (engines first: DuckDB and every file before the first
- *   view, all three rankings on a task page, DuckDB in embeds), files sent as they are, no
- *   service worker;
- * - after: first views from the small files, engines on demand, embeds without engines,
- *   precompressed files with long cache lifetimes, the service worker.
- * Same build, same server code; "now" sets the app's engines-first flag in every frame and
- * serves without the .br/.gz copies.
+ * Delivery bench: the first views, embeds and a task page of the built site as `npm start` serves
+ * it (precompressed files, long cache lifetimes, the service worker), beside the figures recorded
+ * for the same measures at the last landed build before this bench lost its second design
+ * (3a68424, headless shell, 5 runs; the engines-first design of before issue 12 is no longer
+ * shipped: its figures are in that session's closing note).
  *
  * Prints bytes (exact: response bodies as sent, counted by the server, for the requests that
  * arrived before the view was on screen) and times (navigation to the element in the page;
@@ -28,8 +25,6 @@ import {
   type MeasuredServer,
 } from '../support/first-view.ts';
 
-type Design = 'now' | 'after';
-const DESIGNS: Design[] = ['now', 'after'];
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
 const dist = path.join(projectRoot, 'dist');
 const ORT_WASM = /ort-wasm[^/]*\.wasm/;
@@ -60,13 +55,8 @@ function sampleTasks(): TaskLine[] {
     .filter((t) => t.gold_docs.length > 0);
 }
 
-async function newContext(browser: Browser, design: Design): Promise<BrowserContext> {
+async function newContext(browser: Browser): Promise<BrowserContext> {
   const context = await browser.newContext();
-  if (design === 'now') {
-    await context.addInitScript(() => {
-      (globalThis as { EBX_ENGINES_FIRST?: boolean }).EBX_ENGINES_FIRST = true;
-    });
-  }
   await watchVisible(context, MARKS);
   return context;
 }
@@ -94,8 +84,8 @@ async function measure(page: Page, site: MeasuredServer, url: string, marks: str
   return { bytes: site.bytesUntil(at), ms: at - start };
 }
 
-/** One site per design, the v1.0 files mounted beside it (compressed for "after" like the site). */
-async function startSites(): Promise<Record<Design, MeasuredServer> & { v10: boolean }> {
+/** The site, the v1.0 files mounted beside it (compressed like the site's own). */
+async function startSite(): Promise<{ site: MeasuredServer; v10: boolean }> {
   const v10 = existsSync(v10Dir);
   let compressedV10 = '';
   if (v10) {
@@ -103,17 +93,12 @@ async function startSites(): Promise<Record<Design, MeasuredServer> & { v10: boo
     cpSync(v10Dir, compressedV10, { recursive: true });
     await precompressFolder(compressedV10, path.join(projectRoot, 'node_modules/.cache/ebx-precompress'));
   }
-  const now = await startMeasuredServer({
-    root: dist,
-    precompressed: false,
-    mounts: v10 ? [{ prefix: '/bench/v1.0/', root: v10Dir }] : [],
-  });
-  const after = await startMeasuredServer({
+  const site = await startMeasuredServer({
     root: dist,
     precompressed: true,
     mounts: v10 ? [{ prefix: '/bench/v1.0/', root: compressedV10 }] : [],
   });
-  return { now, after, v10 };
+  return { site, v10 };
 }
 
 function hostPage(site: string, taskIds: string[]): string {
@@ -133,122 +118,120 @@ ${elements}
 interface Row {
   label: string;
   goal: string;
-  values: Record<Design, Sample[]>;
+  values: Sample[];
   show: 'bytes' | 'ms';
+  /** The same measure at 3a68424, as its closing note gives it. */
+  recorded: string;
 }
 
 async function main(): Promise<void> {
   if (!existsSync(path.join(dist, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build` first');
-  const sites = await startSites();
+  const { site, v10 } = await startSite();
   const browser = await chromium.launch(chromiumLaunchOptions());
   const tasks = sampleTasks();
   const rows: Row[] = [];
-  const row = (label: string, goal: string, show: Row['show']) => {
-    const r: Row = { label, goal, show, values: { now: [], after: [] } };
+  const row = (label: string, goal: string, show: Row['show'], recorded = '') => {
+    const r: Row = { label, goal, show, recorded, values: [] };
     rows.push(r);
     return r;
   };
-  const sampleBytesCold = row('tasks table (sample, cold): bytes', '< 1.5 MB', 'bytes');
-  const sampleMsCold = row('tasks table (sample, cold): visible', '< 1 s', 'ms');
-  const sampleBytesWarm = row('tasks table (sample, warm): bytes', '', 'bytes');
-  const sampleMsWarm = row('tasks table (sample, warm): visible', '', 'ms');
-  const v10BytesCold = row('tasks table (v1.0 files, cold): bytes', '', 'bytes');
-  const v10MsCold = row('tasks table (v1.0 files, cold): visible', '', 'ms');
-  const v10BytesWarm = row('tasks table (v1.0 files, warm): bytes', '', 'bytes');
-  const v10MsWarm = row('tasks table (v1.0 files, warm): visible', '', 'ms');
-  const oneBytes = row('one embedded task: bytes', '< 600 KB', 'bytes');
-  const oneMs = row('one embedded task: visible', '< 0.8 s', 'ms');
-  const fiveBytes = row('five embedded tasks: bytes', '< 1 MB', 'bytes');
+  const sampleBytesCold = row('tasks table (sample, cold): bytes', '< 1.5 MB', 'bytes', '258,836 B');
+  const sampleMsCold = row('tasks table (sample, cold): visible', '< 1 s', 'ms', '667 ms (483–1,201)');
+  const sampleBytesWarm = row('tasks table (sample, warm): bytes', '', 'bytes', '74,003 B');
+  const sampleMsWarm = row('tasks table (sample, warm): visible', '', 'ms', '507 ms');
+  const v10BytesCold = row('tasks table (v1.0 files, cold): bytes', '', 'bytes', '324,978 B');
+  const v10MsCold = row('tasks table (v1.0 files, cold): visible', '', 'ms', '499 ms');
+  const v10BytesWarm = row('tasks table (v1.0 files, warm): bytes', '', 'bytes', '27 B');
+  const v10MsWarm = row('tasks table (v1.0 files, warm): visible', '', 'ms', '491 ms');
+  const oneBytes = row('one embedded task: bytes', '< 600 KB', 'bytes', '152,380 B');
+  const oneMs = row('one embedded task: visible', '< 0.8 s', 'ms', '358 ms (279–429)');
+  const fiveBytes = row('five embedded tasks: bytes', '< 1 MB', 'bytes', '260,200 B (244–281 KB)');
   const fiveMs = row('five embedded tasks: visible', '', 'ms');
-  // What the page costs in all, once idle: "after" adds the pin check of docs.parquet, whole, per embed.
+  // What the page costs in all, once idle (the pin check of what it read included).
   const oneTotal = row('one embedded task: bytes once idle (pin check included)', '', 'bytes');
   const fiveTotal = row('five embedded tasks: bytes once idle (pin check included)', '', 'bytes');
-  const taskBytes = row('task page: gold documents + BM25 ranking: bytes', '', 'bytes');
-  const taskMs = row('task page: gold documents + BM25 ranking: visible', '< 1 s', 'ms');
-  const ortBytes = row('onnxruntime wasm downloaded by a task page (no dense asked)', 'never', 'bytes');
+  const taskBytes = row('task page: gold documents + BM25 ranking: bytes', '', 'bytes', '746,635 B');
+  const taskMs = row('task page: gold documents + BM25 ranking: visible', '< 1 s', 'ms', '578 ms (475–767)');
+  const ortBytes = row('onnxruntime wasm downloaded by a task page (no dense asked)', 'never', 'bytes', 'no');
 
   try {
     for (let run = 0; run < runs; run++) {
-      for (const design of DESIGNS) {
-        const site = sites[design];
-        // The tasks table, cold then warm (same browser profile, a new tab).
-        const context = await newContext(browser, design);
-        const page = await context.newPage();
-        sampleBytesCold.values[design].push(await measure(page, site, site.url, ['tasks']));
-        sampleMsCold.values[design].push(sampleBytesCold.values[design].at(-1)!);
-        await settle(site);
-        await page.close();
-        const warm = await context.newPage();
-        const w = await measure(warm, site, site.url, ['tasks']);
-        sampleBytesWarm.values[design].push(w);
-        sampleMsWarm.values[design].push(w);
-        await context.close();
+      // The tasks table, cold then warm (same browser profile, a new tab).
+      const context = await newContext(browser);
+      const page = await context.newPage();
+      sampleBytesCold.values.push(await measure(page, site, site.url, ['tasks']));
+      sampleMsCold.values.push(sampleBytesCold.values.at(-1)!);
+      await settle(site);
+      await page.close();
+      const warm = await context.newPage();
+      const w = await measure(warm, site, site.url, ['tasks']);
+      sampleBytesWarm.values.push(w);
+      sampleMsWarm.values.push(w);
+      await context.close();
 
-        if (sites.v10) {
-          const ctx = await newContext(browser, design);
-          const p = await ctx.newPage();
-          const url = `${site.url}?release=${encodeURIComponent(`${site.url}bench/v1.0/`)}`;
-          const cold = await measure(p, site, url, ['tasks']);
-          v10BytesCold.values[design].push(cold);
-          v10MsCold.values[design].push(cold);
-          await settle(site);
-          await p.close();
-          const p2 = await ctx.newPage();
-          const again = await measure(p2, site, url, ['tasks']);
-          v10BytesWarm.values[design].push(again);
-          v10MsWarm.values[design].push(again);
-          await ctx.close();
-        }
-
-        // Embeds: a host page on another origin with one, then five tasks (cold each time).
-        for (const [n, bytesRow, msRow, totalRow] of [
-          [1, oneBytes, oneMs, oneTotal],
-          [5, fiveBytes, fiveMs, fiveTotal],
-        ] as const) {
-          const dir = hostPage(
-            site.url,
-            tasks.slice(0, n).map((t) => t.task_id),
-          );
-          const host = await startStaticServer(dir);
-          const ctx = await newContext(browser, design);
-          const p = await ctx.newPage();
-          const s = await measure(p, site, `${host.url}page.html`, ['gold'], n);
-          bytesRow.values[design].push(s);
-          msRow.values[design].push(s);
-          await settle(site);
-          totalRow.values[design].push({ bytes: site.bytesUntil(Date.now()), ms: 0 });
-          await ctx.close();
-          await host.close();
-        }
-
-        // A task page by permalink (cold): gold documents with text, and the BM25 ranking.
-        const ctx = await newContext(browser, design);
+      if (v10) {
+        const ctx = await newContext(browser);
         const p = await ctx.newPage();
-        const t = tasks[3]!;
-        const s = await measure(p, site, `${site.url}?view=task&task=${t.task_id}&split=full`, ['goldText', 'bm25']);
-        taskBytes.values[design].push(s);
-        taskMs.values[design].push(s);
+        const url = `${site.url}?release=${encodeURIComponent(`${site.url}bench/v1.0/`)}`;
+        const cold = await measure(p, site, url, ['tasks']);
+        v10BytesCold.values.push(cold);
+        v10MsCold.values.push(cold);
         await settle(site);
-        const ort = site.served.filter((e) => ORT_WASM.test(e.url)).reduce((sum, e) => sum + e.bytes, 0);
-        ortBytes.values[design].push({ bytes: ort, ms: 0 });
+        await p.close();
+        const p2 = await ctx.newPage();
+        const again = await measure(p2, site, url, ['tasks']);
+        v10BytesWarm.values.push(again);
+        v10MsWarm.values.push(again);
         await ctx.close();
       }
+
+      // Embeds: a host page on another origin with one, then five tasks (cold each time).
+      for (const [n, bytesRow, msRow, totalRow] of [
+        [1, oneBytes, oneMs, oneTotal],
+        [5, fiveBytes, fiveMs, fiveTotal],
+      ] as const) {
+        const dir = hostPage(
+          site.url,
+          tasks.slice(0, n).map((t) => t.task_id),
+        );
+        const host = await startStaticServer(dir);
+        const ctx = await newContext(browser);
+        const p = await ctx.newPage();
+        const s = await measure(p, site, `${host.url}page.html`, ['gold'], n);
+        bytesRow.values.push(s);
+        msRow.values.push(s);
+        await settle(site);
+        totalRow.values.push({ bytes: site.bytesUntil(Date.now()), ms: 0 });
+        await ctx.close();
+        await host.close();
+      }
+
+      // A task page by permalink (cold): gold documents with text, and the BM25 ranking.
+      const ctx = await newContext(browser);
+      const p = await ctx.newPage();
+      const t = tasks[3]!;
+      const s = await measure(p, site, `${site.url}?view=task&task=${t.task_id}&split=full`, ['goldText', 'bm25']);
+      taskBytes.values.push(s);
+      taskMs.values.push(s);
+      await settle(site);
+      const ort = site.served.filter((e) => ORT_WASM.test(e.url)).reduce((sum, e) => sum + e.bytes, 0);
+      ortBytes.values.push({ bytes: ort, ms: 0 });
+      await ctx.close();
       process.stderr.write(`run ${run + 1}/${runs} done\n`);
     }
   } finally {
     await browser.close();
-    await sites.now.close();
-    await sites.after.close();
+    await site.close();
   }
-  print(rows.filter((r) => r.values.now.length > 0));
+  print(rows.filter((r) => r.values.length > 0));
   printArtifacts();
 }
 
 const fmtBytes = (n: number) => `${n.toLocaleString('en')} B`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function cell(row: Row, design: Design): string {
-  const samples = row.values[design];
+function cell(row: Row): string {
+  const samples = row.values;
   if (row.show === 'bytes') {
     const all = new Set(samples.map((s) => s.bytes));
     const first = samples[0]!.bytes;
@@ -262,8 +245,8 @@ function cell(row: Row, design: Design): string {
 }
 
 function print(rows: Row[]): void {
-  const header = ['measure', 'now (engines first)', 'after', 'goal'];
-  const table = rows.map((r) => [r.label, cell(r, 'now'), cell(r, 'after'), r.goal]);
+  const header = ['measure', 'this build', 'at 3a68424 (recorded)', 'goal'];
+  const table = rows.map((r) => [r.label, cell(r), r.recorded, r.goal]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   console.log(`delivery, Chromium, localhost, ${runs} run(s): bytes exact, times median (min–max)`);

@@ -4,7 +4,7 @@ import {
   type TaskFilter,
   type TaskOrder,
   type TaskSort,
-} from '../../core/explorer/queries.ts';
+} from '../../core/explorer/task-vocabulary.ts';
 import { lastPlace, moveSelection } from '../state/list-place.ts';
 import { release } from '../state/release.svelte.ts';
 import { url } from '../state/url.svelte.ts';

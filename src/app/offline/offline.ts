@@ -6,9 +6,8 @@
 import type { ReleaseSummary } from '../../core/explorer/service.ts';
 import type { SourceSpec } from '../../core/release/source-spec.ts';
 import type { OfflineReply, OfflineRequest, OfflineStatus } from '../../sw/protocol.ts';
-import { enginesFirst } from '../lib/engines-first.ts';
 
-const supported = () => import.meta.env.PROD && 'serviceWorker' in navigator && !enginesFirst;
+const supported = () => import.meta.env.PROD && 'serviceWorker' in navigator;
 
 export function offlineSupported(): boolean {
   return supported();

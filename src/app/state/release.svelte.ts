@@ -1,11 +1,10 @@
 import { errorMessage } from '../../core/error-message.ts';
 import * as Comlink from 'comlink';
 import type { LoadProgress } from '../../core/release/load.ts';
-import type { LoadEvents, LoadMode, ReleaseSummary } from '../../core/explorer/service.ts';
+import type { LoadEvents, LoadNeeds, ReleaseSummary } from '../../core/explorer/service.ts';
 import type { SourceSpec } from '../../core/release/source-spec.ts';
 import { rememberFolder, reopenFolder } from '../../adapters/browser/remembered-folders.ts';
 import { dataWorker } from '../data/client.ts';
-import { enginesFirst } from '../lib/engines-first.ts';
 import { keepOffline } from '../offline/offline.ts';
 import { url } from './url.svelte.ts';
 import {
@@ -71,14 +70,14 @@ class ReleaseState {
 
   /**
    * The latest load wins: the worker cancels an earlier one still pending (e.g. a hung URL).
-   * `mode.light`: an embed (no DuckDB, only the rows it shows). `runRest` decides when the rest
+   * `needs` says what the first view shows (`rowsOnly`: an embed, no DuckDB, only the rows it shows). `runRest` decides when the rest
    * runs once the first view is shown: by default after the next paint; the embeds of a page take
    * turns instead (an embed out of view is never painted, and must not hold the others back).
    */
   async load(
     spec: SourceSpec,
     from?: string,
-    mode: LoadMode = {},
+    needs: LoadNeeds = {},
     runRest: (rest: () => Promise<void>) => Promise<void> = (rest) => nextPaint().then(rest),
   ): Promise<boolean> {
     const mine = ++this.seq;
@@ -99,7 +98,7 @@ class ReleaseState {
         this.summary = summary;
         this.background = undefined;
         this.completed++;
-        if (!mode.light) void keepOffline(spec, summary).catch(() => undefined);
+        if (!needs.rowsOnly) void keepOffline(spec, summary).catch(() => undefined);
       },
       refused: (message, file) => {
         if (!current()) return;
@@ -110,9 +109,7 @@ class ReleaseState {
       },
     };
     try {
-      // The engines-first design (benchmark only) loads embeds through DuckDB as well.
-      const how = enginesFirst ? { ...mode, light: false, enginesFirst } : mode;
-      const outcome = await dataWorker().load(spec, Comlink.proxy(events), how);
+      const outcome = await dataWorker().load(spec, Comlink.proxy(events), needs);
       if (!current()) return false;
       if (!outcome.ok) {
         if (!outcome.cancelled) this.error = { message: outcome.error, file: outcome.file };
@@ -125,7 +122,7 @@ class ReleaseState {
       if (!outcome.summary.complete) {
         this.showRest = () => void runRest(() => dataWorker().completeLoad());
         setTimeout(() => current() && this.shown(), 1000);
-      } else if (!mode.light) void keepOffline(spec, outcome.summary).catch(() => undefined);
+      } else if (!needs.rowsOnly) void keepOffline(spec, outcome.summary).catch(() => undefined);
       return true;
     } catch (e) {
       if (!current()) return false;
@@ -145,7 +142,7 @@ class ReleaseState {
    */
   async open(
     ref: ReleaseRef,
-    options: { push?: boolean; fromClick?: boolean; mode?: LoadMode } = {},
+    options: { push?: boolean; fromClick?: boolean; needs?: LoadNeeds } = {},
   ): Promise<boolean> {
     const shipped = await siteReleases();
     let spec: SourceSpec;
@@ -191,7 +188,7 @@ class ReleaseState {
         };
         return false;
     }
-    const ok = await this.load(spec, from, options.mode);
+    const ok = await this.load(spec, from, options.needs);
     if (ok) this.named(ref, shipped[0]?.id, options.push ?? false);
     return ok;
   }
@@ -213,10 +210,10 @@ class ReleaseState {
     return true;
   }
 
-  /** The release the page URL names (the site's default when it names none); `mode` says what the first view needs. */
-  async openFromPage(mode?: LoadMode): Promise<boolean> {
+  /** The release the page URL names (the site's default when it names none); `needs` says what the first view shows. */
+  async openFromPage(needs?: LoadNeeds): Promise<boolean> {
     const ref = parseRefParam(url.get('release'));
-    if (ref) return this.open(ref, { mode });
+    if (ref) return this.open(ref, { needs });
     const first = (await siteReleases())[0];
     if (!first) {
       this.error = {
@@ -224,7 +221,7 @@ class ReleaseState {
       };
       return false;
     }
-    return this.open({ kind: 'shipped', id: first.id }, { mode });
+    return this.open({ kind: 'shipped', id: first.id }, { needs });
   }
 
   /** Back and Forward across a change of release reopen the release the URL names; returns the cleanup. */

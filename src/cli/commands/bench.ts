@@ -12,7 +12,7 @@ const BROWSER_BENCHES: ReadonlyArray<[string, string[]]> = [
   ['explorer (Chromium, navigation to tasks table and task detail)', ['test/bench/explorer.bench.ts']],
   ['scoring (Chromium, 1,038 predictions)', ['test/bench/score.bench.ts']],
   [
-    'delivery (Chromium: first views, embeds, task page; the engines-first design and this one side by side)',
+    'delivery (Chromium: first views, embeds, task page, beside the figures recorded at the last landed build)',
     ['test/bench/delivery.bench.ts'],
   ],
 ];

@@ -1,5 +1,5 @@
-import { docsByIds, type DocRow } from './queries.ts';
-import type { Sql } from './sql.ts';
+import { placeholders, type Sql } from './sql.ts';
+import type { DocRow } from './task-vocabulary.ts';
 
 export interface DocUse {
   task_id: string;
@@ -34,4 +34,13 @@ export async function docDetail(sql: Sql, docId: string): Promise<DocDetail> {
     [docId, docId, docId],
   );
   return { row, entities, uses };
+}
+
+/** Corpus rows by id, sorted by id; unknown ids are left out. */
+export async function docsByIds(sql: Sql, ids: readonly string[]): Promise<DocRow[]> {
+  if (ids.length === 0) return [];
+  return sql.all<DocRow>(
+    `SELECT doc_id, row_no, quality, file_name, file_type, online_url, n_chars FROM docs WHERE doc_id IN (${placeholders(ids.length)}) ORDER BY doc_id`,
+    ids,
+  );
 }

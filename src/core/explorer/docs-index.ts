@@ -13,7 +13,7 @@ import {
   type FileMetaData,
 } from 'hyparquet';
 import type { CorpusDoc } from '../release/types.ts';
-import type { DocRow } from './queries.ts';
+import type { DocRow } from './task-vocabulary.ts';
 import { compareText } from './task-records.ts';
 
 /** A docs table row: what DocRow shows plus the text when it is held in memory (docs.jsonl). */

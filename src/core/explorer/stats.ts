@@ -1,4 +1,3 @@
-import { countsBySplitType } from './queries.ts';
 import { funnel, type FunnelRow } from './rejection-queries.ts';
 import type { Sql } from './sql.ts';
 
@@ -24,7 +23,10 @@ export async function releaseStats(sql: Sql): Promise<ReleaseStats> {
   const candidates = await one('SELECT count(*)::INTEGER AS n FROM candidates');
   const docs = await one('SELECT count(*)::INTEGER AS n FROM docs');
   return {
-    tasks: await countsBySplitType(sql),
+    // Per split and type, in first-seen order, as the manifest counts them.
+    tasks: await sql.all(
+      'SELECT split, type, count(*)::INTEGER AS count FROM tasks GROUP BY split, type ORDER BY split, min(row_no)',
+    ),
     candidates,
     rejected: await one('SELECT count(*)::INTEGER AS n FROM rejected'),
     rejectedByStage: record(

@@ -5,7 +5,7 @@
  */
 import type { LoadedRelease } from '../release/load.ts';
 import type { GoldItem, Provenance, Task } from '../release/types.ts';
-import type { TaskListRow } from './queries.ts';
+import type { TaskListRow } from './task-vocabulary.ts';
 import { SPLITS } from '../release/types.ts';
 
 /** The nested fields of a task, kept as JSON text in the tasks table. */

@@ -1,8 +1,9 @@
 /**
- * The task queries of queries.ts answered from memory, so that the first page of tasks and a
- * task opened by permalink show as soon as questions.jsonl and tasks.jsonl are parsed, before
- * DuckDB has started. Every answer equals the SQL one (test/unit/core/explorer/task-store.test.ts
- * runs both over the same releases): the same facet buckets, NULL handling, orders and ties.
+ * The task list's questions answered from memory: pages, facets, neighbours and one task. It is
+ * the only engine for them, so that the first page of tasks and a task opened by permalink show
+ * as soon as questions.jsonl and tasks.jsonl are parsed, before DuckDB has started (DuckDB holds
+ * the same rows, task-records.ts, for rejections, entities, documents' uses, statistics and SQL).
+ * Text compares in code points and numbers sort NULLS LAST, as they would in SQL.
  */
 import type { PoolEntry } from '../release/types.ts';
 import type { DocsIndex } from './docs-index.ts';
@@ -20,20 +21,20 @@ import {
   type TaskNeighbours,
   type TaskOrder,
   type TaskPage,
-} from './queries.ts';
+} from './task-vocabulary.ts';
 import { compareText, parseTaskColumns, sourceQualityOf, type TaskRecord, type TaskTables } from './task-records.ts';
 import type { TaskType } from '../release/types.ts';
 
 /** A filter whose free text is already resolved to the `split:task_id` keys of the search hits. */
-export interface StoreFilter extends Omit<TaskFilter, 'hitsTable' | 'text'> {
+export interface StoreFilter extends Omit<TaskFilter, 'text'> {
   hits?: ReadonlySet<string>;
-  /** The free text itself (idClauses of queries.ts): a task id or its prefix, a document id. */
-  text?: string;
+  /** The free text itself, which also matches a task id or its prefix, or a document id (idMatch). */
+  hitsText?: string;
 }
 
 type Row = TaskRecord;
 
-/** FACET_EXPR of queries.ts, value by value. */
+/** A task's value of each facet; numbers are bucketed as text so that "none" is a value. */
 const FACET_VALUE: Record<TaskFacet, (r: Row) => string | null> = {
   split: (r) => r.split,
   type: (r) => r.type,
@@ -58,7 +59,7 @@ function tryInt(value: string): number | null {
   return /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : null;
 }
 
-/** FACET_ORDER of queries.ts: a number per value (NULLS LAST), then the value. */
+/** Buckets in their natural order: a number per value (NULLS LAST), then the value; other facets sort by count. */
 const FACET_RANK: Partial<Record<TaskFacet, (value: string) => number | null>> = {
   n_gold: (v) => (v === 'no key' ? 99 : v === '10+' ? 10 : tryInt(v)),
   pool_size: (v) => ({ '<20': 0, '20-29': 1, '30-49': 2, '50+': 3 })[v] ?? 9,
@@ -137,13 +138,12 @@ export class TaskStore {
     }
   }
 
-  /** Whether a filter (and the facets) can be answered without DuckDB. */
-  canAnswer(filter: StoreFilter = {}): boolean {
-    if (filter.text && DOC_ID.test(filter.text.trim()) && !this.poolTasks) return false;
-    return this.qualityKnown || !(filter.source_quality && filter.source_quality.length > 0);
+  /** Whether a search for this text needs the pool first: a document id also finds the tasks that pooled it. */
+  needsPoolFor(text: string | undefined): boolean {
+    return text !== undefined && DOC_ID.test(text.trim()) && !this.poolTasks;
   }
 
-  /** idClauses of queries.ts: the task the text names (or starts with), the tasks using the document it names. */
+  /** The task the text names (or starts with), and the tasks using the document it names (gold, source or pool). */
   private idMatch(text: string): (r: Row) => boolean {
     const t = text.trim();
     const prefix = TASK_ID_PREFIX.test(t) ? t.toLowerCase() : undefined;
@@ -257,7 +257,7 @@ export class TaskStore {
     return { position: at + 1, total, prev: pick(list[at - 1]), next: pick(list[at + 1]) };
   }
 
-  /** Per split and type, in first-seen order (as the SQL answer orders them). */
+  /** Per split and type, splits in order, types in first-seen order (as the manifest counts them). */
   countsBySplitType(): Array<{ split: string; type: TaskType; count: number }> {
     const groups = new Map<string, { split: string; type: TaskType; count: number; first: number }>();
     for (const r of this.rows) {

@@ -1,6 +1,6 @@
 import type { AsyncBuffer } from 'hyparquet';
-import { planRelease } from '../release/plan.ts';
 import type { PlannedFile } from '../release/layout.ts';
+import type { ReleasePlan } from '../release/plan.ts';
 import type { ReleaseSource } from '../release/source.ts';
 
 /**
@@ -48,8 +48,7 @@ export class CachingSource implements ReleaseSource {
    * reads one file after another) finds them arriving instead of asking for each in turn.
    * Parquet files are opened (HEAD), not read. Errors are left for the loader to report.
    */
-  async prefetch(select: (file: PlannedFile) => boolean, source: ReleaseSource = this): Promise<void> {
-    const { plan, root } = await planRelease(source);
+  prefetch({ plan, root }: Pick<ReleasePlan, 'plan' | 'root'>, select: (file: PlannedFile) => boolean): void {
     for (const f of plan.filter(select)) {
       const path = `${root}${f.path}`;
       if (f.path.endsWith('.parquet')) this.open(path).catch(() => undefined);

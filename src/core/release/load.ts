@@ -6,7 +6,7 @@ import {
   type LoadProgress,
 } from './loaded.ts';
 import { parseFileInto } from './parse-file.ts';
-import { planRelease } from './plan.ts';
+import { planRelease, type ReleasePlan } from './plan.ts';
 import { IssueList } from './issues.ts';
 import { checkPin, pinsOf } from './manifest.ts';
 import { checkedParquet, type ParquetCheckTiming } from './parquet-pin.ts';
@@ -33,6 +33,8 @@ export interface LoadOptions {
   maxIssuesPerFile?: number;
   /** Reads only the planned files this accepts; the others are left out of the result and its report. */
   select?: (file: PlannedFile) => boolean;
+  /** The release's plan when the caller made it already (a load reads several parts of one release). */
+  plan?: ReleasePlan;
 }
 
 export async function loadRelease(source: ReleaseSource, options: LoadOptions = {}): Promise<LoadedRelease> {
@@ -40,7 +42,7 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
   const emit = () => options.onProgress?.({ ...progress });
   emit();
 
-  const { layout, root, descriptor, prefetched, plan: wholePlan } = await planRelease(source);
+  const { layout, root, descriptor, prefetched, plan: wholePlan } = options.plan ?? (await planRelease(source));
   const plan = options.select ? wholePlan.filter(options.select) : wholePlan;
   const at = (path: string) => `${root}${path}`;
   const release: LoadedRelease = {

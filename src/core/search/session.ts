@@ -407,9 +407,15 @@ export class SearchSession {
 
 /** The tasks files (all asked for at once) and the chunks parquet's footer. */
 async function readContents(cached: CachingSource, only: ReleaseSource): Promise<ReleaseContents> {
-  await cached.prefetch(() => true, only);
+  const plan = await planRelease(only);
+  cached.prefetch(plan, () => true);
   // chunks.parquet is read by ranges for the first snippets and hashed against its pin after them.
-  const release = await loadRelease(only, { deferParquet: true, parquetCheck: 'on-demand', maxIssuesPerFile: 20 });
+  const release = await loadRelease(only, {
+    plan,
+    deferParquet: true,
+    parquetCheck: 'on-demand',
+    maxIssuesPerFile: 20,
+  });
   const splitTasks: Partial<Record<SplitName, Task[]>> = {};
   for (const [split, files] of Object.entries(release.splits) as Array<[SplitName, { tasks?: Task[] }]>) {
     if (files.tasks) splitTasks[split] = files.tasks;

@@ -74,7 +74,7 @@ function firstTaskWithGold(): { task_id: string; gold_docs: string[] } {
 async function rowReadsForText(docId: string): Promise<number> {
   const host = sampleHost();
   const explorer = host.explorer();
-  await explorer.load({ kind: 'url', base: BASE }, {}, { listFirst: false });
+  await explorer.load({ kind: 'url', base: BASE }, {}, { first: 'other' });
   const before = host.rowReads();
   expect(await explorer.docText(docId)).toMatch(/\S/);
   return host.rowReads() - before;
@@ -110,7 +110,7 @@ describe('docs.parquet pins and the first views', () => {
       const explorer = host.explorer();
       const { events, refused } = refusal();
       const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, events, {
-        light: true,
+        rowsOnly: true,
         splits: ['full'],
       });
       expect(outcome.ok).toBe(true);
@@ -134,7 +134,7 @@ describe('docs.parquet pins and the first views', () => {
     async () => {
       const host = sampleHost();
       const explorer = host.explorer();
-      const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, {}, { light: true });
+      const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, {}, { rowsOnly: true });
       expect(outcome.ok).toBe(true);
       await explorer.completeLoad();
       expect(host.wholeDocsReads()).toBe(1);
@@ -155,7 +155,7 @@ describe('docs.parquet pins and the first views', () => {
       const host = sampleHost();
       const explorer = host.explorer();
       const rowReads = host.rowReads;
-      const outcome = await explorer.load({ kind: 'url', base: BASE }, {}, { listFirst: false });
+      const outcome = await explorer.load({ kind: 'url', base: BASE }, {}, { first: 'other' });
       expect(outcome.ok).toBe(true);
       expect(rowReads()).toBe(0);
 
@@ -197,7 +197,7 @@ describe('docs.parquet pins and the first views', () => {
       const outcome = await explorer.load(
         { kind: 'url', base: BASE },
         {},
-        { listFirst: false, firstTask: { taskId: task.task_id, split: 'full' } },
+        { first: { task: task.task_id, split: 'full' } },
       );
       expect(outcome.ok).toBe(true);
       await expect.poll(host.rowReads).toBe(textReads);
