@@ -49,11 +49,46 @@ export function taskHref(taskId: string, split: string): string {
 
 /** Opens a task, keeping the list's filter and order in the URL so that j/k walk the same list. */
 export function openTask(taskId: string, split: string, replace = false): void {
-  url.update({ view: 'task', task: taskId, split, doc: undefined }, replace);
+  url.update({ view: 'task', task: taskId, split, doc: undefined, from: undefined }, replace);
 }
 
+/** The task page a document is opened from (`from` and `split` in the document's URL), if any. */
+function taskShown(): { from: string; split: string } | undefined {
+  const task = url.get('task');
+  const split = url.get('split');
+  return url.get('view') === 'task' && task && split ? { from: task, split } : undefined;
+}
+
+/** A document page's address; from a task page it names that task, so the page leads back to it. */
+export function docHref(docId: string, highlight?: string): string {
+  const from = taskShown();
+  return `?view=doc&doc=${encodeURIComponent(docId)}${highlight ? `&hl=${encodeURIComponent(highlight)}` : ''}${
+    from ? `&from=${encodeURIComponent(from.from)}&split=${encodeURIComponent(from.split)}` : ''
+  }`;
+}
+
+/** The history entry of the task page the last document was opened from. */
+let openedFrom: { index: number; from: string; split: string } | undefined;
+
 export function openDoc(docId: string, highlight?: string): void {
-  url.update({ view: 'doc', doc: docId, hl: highlight, task: undefined, candidate: undefined, entity: undefined });
+  const from = taskShown();
+  openedFrom = from && { index: url.index, ...from };
+  url.update({
+    view: 'doc',
+    doc: docId,
+    hl: highlight,
+    from: from?.from,
+    split: from ? from.split : url.get('split'),
+    task: undefined,
+    candidate: undefined,
+    entity: undefined,
+  });
+}
+
+/** Back to the task a document page was opened from: its own history entry when just behind, else anew. */
+export function backToTask(taskId: string, split: string): void {
+  if (openedFrom && openedFrom.from === taskId && url.index === openedFrom.index + 1) history.back();
+  else openTask(taskId, split);
 }
 
 /**

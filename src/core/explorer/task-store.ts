@@ -7,6 +7,7 @@
  */
 import type { PoolEntry } from '../release/types.ts';
 import type { DocsIndex } from './docs-index.ts';
+import { naturalFacetOrder } from './facet-order.ts';
 import {
   DOC_ID,
   TASK_FACETS,
@@ -52,18 +53,6 @@ const FACET_VALUE: Record<TaskFacet, (r: Row) => string | null> = {
   source_quality: (r) => r.source_quality ?? 'n/a',
   target_entity: (r) => r.target_entity,
   salience: (r) => (r.salience === null ? null : String(r.salience)),
-};
-
-/** TRY_CAST(value AS INTEGER): digits with an optional sign and surrounding spaces, else NULL. */
-function tryInt(value: string): number | null {
-  return /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : null;
-}
-
-/** Buckets in their natural order: a number per value (NULLS LAST), then the value; other facets sort by count. */
-const FACET_RANK: Partial<Record<TaskFacet, (value: string) => number | null>> = {
-  n_gold: (v) => (v === 'no key' ? 99 : v === '10+' ? 10 : tryInt(v)),
-  pool_size: (v) => ({ '<20': 0, '20-29': 1, '30-49': 2, '50+': 3 })[v] ?? 9,
-  salience: tryInt,
 };
 
 const LIST_KEYS = [
@@ -225,21 +214,10 @@ export class TaskStore {
         const v = value(r);
         if (v !== null) counts.set(v, (counts.get(v) ?? 0) + 1);
       }
-      const rank = FACET_RANK[facet];
+      const natural = naturalFacetOrder(facet);
       facets[facet] = [...counts]
         .map(([v, count]) => ({ value: v, count }))
-        .sort((a, b) => {
-          if (rank) {
-            const x = rank(a.value);
-            const y = rank(b.value);
-            if (x !== y) {
-              if (x === null) return 1;
-              if (y === null) return -1;
-              return x - y;
-            }
-          } else if (a.count !== b.count) return b.count - a.count;
-          return compareText(a.value, b.value);
-        });
+        .sort((a, b) => (natural ? natural(a.value, b.value) : b.count - a.count || compareText(a.value, b.value)));
     }
     return facets;
   }
