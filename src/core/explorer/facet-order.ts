@@ -1,4 +1,4 @@
-import type { TaskFacet } from './queries.ts';
+import type { TaskFacet } from './task-vocabulary.ts';
 import { compareText } from './task-records.ts';
 
 /** TRY_CAST(value AS INTEGER): digits with an optional sign and surrounding spaces, else NULL. */
@@ -6,7 +6,7 @@ function tryInt(value: string): number | null {
   return /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : null;
 }
 
-/** FACET_ORDER of queries.ts: a number per value (NULLS LAST), then the value. */
+/** Buckets in their natural order: a number per value (NULLS LAST), then the value. */
 export const FACET_RANK: Partial<Record<TaskFacet, (value: string) => number | null>> = {
   n_gold: (v) => (v === 'no key' ? 99 : v === '10+' ? 10 : tryInt(v)),
   pool_size: (v) => ({ '<20': 0, '20-29': 1, '30-49': 2, '50+': 3 })[v] ?? 9,
