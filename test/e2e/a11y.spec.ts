@@ -81,11 +81,11 @@ for (const scheme of ['light', 'dark'] as const)
       await openApp(page, '?view=spotcheck&size=5&seed=7');
       await expect(page.getByTestId('spot-task')).toBeVisible();
       // the first task of the sample with gold documents
-      for (let i = 2; (await page.getByTestId('spot-gold-doc').count()) === 0 && i <= 5; i++) {
+      for (let i = 2; (await page.getByTestId('spot-task').locator('.gold > li').count()) === 0 && i <= 5; i++) {
         await page.getByTestId('spot-next').click();
         await expect(page.getByTestId('spot-position')).toHaveText(`task ${i} of 5`);
       }
-      const gold = page.getByTestId('spot-gold-doc').first();
+      const gold = page.getByTestId('spot-task').locator('.gold > li').first();
       await gold.locator('summary').click();
       await expect(gold.locator('details')).toHaveAttribute('open', '');
       const problems = await audit(page, 'spot-check (a gold document open)', ['heading-order']);
