@@ -5,6 +5,8 @@ import { AuditService, type RemoteDocs } from '../src/core/audit/service.ts';
 import type { LoadProgress } from '../src/core/release/load.ts';
 import type { SourceSpec } from '../src/core/release/source-spec.ts';
 import type { SplitName } from '../src/core/release/types.ts';
+import type { SpotLabel } from '../src/core/audit/spot-check/labels.ts';
+import { spotCheckStats } from '../src/core/audit/spot-check/stats.ts';
 
 /** The audits off the main thread; verdicts also come from the Score page's judge cache (IndexedDB). */
 let idb: Promise<IdbJudgeCache | undefined> | undefined;
@@ -37,6 +39,8 @@ const api = {
   poolBiasRows: (split: SplitName, slug: string) => service.poolBiasRows(split, slug),
   absenceTasks: (split: SplitName) => service.absenceTasks(split),
   spotSample: (split: SplitName, size: number, seed: number) => service.spotSample(split, size, seed),
+  /** Spot-check figures off the main thread (thousands of reviewers must not freeze the page). */
+  spotStats: (labels: SpotLabel[]) => spotCheckStats(labels),
 };
 export type AuditApi = typeof api;
 Comlink.expose(api);

@@ -16,8 +16,8 @@ interface AxeViolation {
   nodes: Array<{ target: unknown[]; failureSummary?: string }>;
 }
 
-/** Runs axe on the page as it is now; returns one line per serious or critical violation. */
-async function audit(page: Page, where: string): Promise<string[]> {
+/** Runs axe on the page as it is now; returns one line per serious or critical violation (and per `alsoRules` one). */
+async function audit(page: Page, where: string, alsoRules: readonly string[] = []): Promise<string[]> {
   // Evaluated through the devtools protocol: the site's CSP (script-src 'self') refuses an inline tag.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
@@ -28,7 +28,7 @@ async function audit(page: Page, where: string): Promise<string[]> {
     return result.violations;
   });
   return (violations as AxeViolation[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical' || alsoRules.includes(v.id))
     .map(
       (v) =>
         `${where}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes
@@ -70,3 +70,27 @@ for (const scheme of ['light', 'dark'] as const) {
     expect(problems).toEqual([]);
   });
 }
+
+// Issue 25, item 16: states the view list above does not reach, where axe found nested-interactive
+// (a link inside a spot-check summary) and heading-order (an h3 right under the Retrieval h1).
+for (const scheme of ['light', 'dark'] as const)
+  for (const width of [1440, 390])
+    test(`axe: an open spot-check task and retrieval results (${scheme} theme, ${width} px)`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 900 });
+      await openApp(page, '?view=spotcheck&size=5&seed=7');
+      await expect(page.getByTestId('spot-task')).toBeVisible();
+      // the first task of the sample with gold documents
+      for (let i = 2; (await page.getByTestId('spot-task').locator('.gold > li').count()) === 0 && i <= 5; i++) {
+        await page.getByTestId('spot-next').click();
+        await expect(page.getByTestId('spot-position')).toHaveText(`task ${i} of 5`);
+      }
+      const gold = page.getByTestId('spot-task').locator('.gold > li').first();
+      await gold.locator('summary').click();
+      await expect(gold.locator('details')).toHaveAttribute('open', '');
+      const problems = await audit(page, 'spot-check (a gold document open)', ['heading-order']);
+      await go(page, '?view=search&q=Quillfeather');
+      await expect(page.getByTestId('results-bm25').getByTestId('result-row').first()).toBeVisible();
+      problems.push(...(await audit(page, 'retrieval (results shown)', ['heading-order'])));
+      expect(problems).toEqual([]);
+    });

@@ -4,11 +4,25 @@ import { finished, promised } from './idb.ts';
 
 /** Where the browser keeps spot-check labels and gold appeals (they survive reloads). */
 export const AUDIT_DB = 'ebx-audit';
-const LABELS = 'labels';
-const APPEALS = 'appeals';
-const VERSION = 1;
+/** Version 1's stores, keyed by what a release said about itself: read only, to adopt their records. */
+const LEGACY_LABELS = 'labels';
+const LEGACY_APPEALS = 'appeals';
+const LABELS = 'scoped-labels';
+const APPEALS = 'scoped-appeals';
+const VERSION = 2;
 
-/** Labels by (release, version, split, task, reviewer); appeals by their id. Values are the records as exported. */
+/** A record kept under its release's scope (localDataScope: origin and pins). */
+interface Scoped<T> {
+  scope: string;
+  record: T;
+}
+
+const scopedKey = (scope: string, key: string) => `${scope}\u0000${key}`;
+
+/**
+ * Labels by (scope, release, version, split, task, reviewer); appeals by (scope, appeal id). Two
+ * releases never share a record, whatever ids they claim.
+ */
 export class IdbAuditStore {
   private constructor(private readonly db: IDBDatabase) {}
 
@@ -16,59 +30,72 @@ export class IdbAuditStore {
     const request = factory.open(name, VERSION);
     request.onupgradeneeded = () => {
       const db = request.result;
-      if (!db.objectStoreNames.contains(LABELS)) db.createObjectStore(LABELS);
-      if (!db.objectStoreNames.contains(APPEALS)) db.createObjectStore(APPEALS);
+      for (const store of [LABELS, APPEALS])
+        if (!db.objectStoreNames.contains(store)) db.createObjectStore(store).createIndex('scope', 'scope');
     };
     return new IdbAuditStore(await promised(request));
   }
 
-  private async all<T>(store: string): Promise<T[]> {
-    return (await promised(this.db.transaction(store, 'readonly').objectStore(store).getAll())) as T[];
+  private async ofScope<T>(store: string, scope: string): Promise<T[]> {
+    const index = this.db.transaction(store, 'readonly').objectStore(store).index('scope');
+    return ((await promised(index.getAll(scope))) as Array<Scoped<T>>).map((s) => s.record);
   }
 
-  private async putMany(store: string, entries: ReadonlyArray<readonly [string, unknown]>): Promise<void> {
+  private async putMany<T>(store: string, scope: string, entries: ReadonlyArray<readonly [string, T]>): Promise<void> {
     const tx = this.db.transaction(store, 'readwrite');
     const s = tx.objectStore(store);
-    for (const [key, value] of entries) s.put(value, key);
+    for (const [key, record] of entries) s.put({ scope, record } satisfies Scoped<T>, scopedKey(scope, key));
     await finished(tx);
   }
 
-  /** Every label of one release and dataset version. */
-  async labels(releaseId: string, datasetVersion: string): Promise<SpotLabel[]> {
-    return (await this.all<SpotLabel>(LABELS)).filter(
-      (l) => l.release_id === releaseId && l.dataset_version === datasetVersion,
-    );
+  private async deleteOne(store: string, scope: string, key: string): Promise<void> {
+    const tx = this.db.transaction(store, 'readwrite');
+    tx.objectStore(store).delete(scopedKey(scope, key));
+    await finished(tx);
   }
 
-  async putLabels(labels: readonly SpotLabel[]): Promise<void> {
-    await this.putMany(
+  labels(scope: string): Promise<SpotLabel[]> {
+    return this.ofScope<SpotLabel>(LABELS, scope);
+  }
+
+  putLabels(scope: string, labels: readonly SpotLabel[]): Promise<void> {
+    return this.putMany(
       LABELS,
+      scope,
       labels.map((l) => [labelKey(l), l] as const),
     );
   }
 
-  async deleteLabel(label: SpotLabel): Promise<void> {
-    const tx = this.db.transaction(LABELS, 'readwrite');
-    tx.objectStore(LABELS).delete(labelKey(label));
-    await finished(tx);
+  deleteLabel(scope: string, label: SpotLabel): Promise<void> {
+    return this.deleteOne(LABELS, scope, labelKey(label));
   }
 
-  async appeals(releaseId: string, datasetVersion: string): Promise<GoldAppeal[]> {
-    return (await this.all<GoldAppeal>(APPEALS))
-      .filter((a) => a.release_id === releaseId && a.dataset_version === datasetVersion)
-      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+  async appeals(scope: string): Promise<GoldAppeal[]> {
+    return (await this.ofScope<GoldAppeal>(APPEALS, scope)).sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 
-  async putAppeals(appeals: readonly GoldAppeal[]): Promise<void> {
-    await this.putMany(
+  putAppeals(scope: string, appeals: readonly GoldAppeal[]): Promise<void> {
+    return this.putMany(
       APPEALS,
+      scope,
       appeals.map((a) => [a.appeal_id, a] as const),
     );
   }
 
-  async deleteAppeal(appealId: string): Promise<void> {
-    const tx = this.db.transaction(APPEALS, 'readwrite');
-    tx.objectStore(APPEALS).delete(appealId);
-    await finished(tx);
+  deleteAppeal(scope: string, appealId: string): Promise<void> {
+    return this.deleteOne(APPEALS, scope, appealId);
+  }
+
+  /**
+   * Records version 1 kept under a release's claimed id and dataset version (left in place: they
+   * are read, never changed, so a release adopting them takes nothing from another).
+   */
+  async legacy(releaseId: string, datasetVersion: string): Promise<{ labels: SpotLabel[]; appeals: GoldAppeal[] }> {
+    const all = async <T extends { release_id: string; dataset_version: string }>(store: string): Promise<T[]> => {
+      if (!this.db.objectStoreNames.contains(store)) return [];
+      const rows = (await promised(this.db.transaction(store, 'readonly').objectStore(store).getAll())) as T[];
+      return rows.filter((r) => r.release_id === releaseId && r.dataset_version === datasetVersion);
+    };
+    return { labels: await all<SpotLabel>(LEGACY_LABELS), appeals: await all<GoldAppeal>(LEGACY_APPEALS) };
   }
 }

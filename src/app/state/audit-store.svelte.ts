@@ -1,39 +1,70 @@
 import { errorMessage } from '../../core/error-message.ts';
 import { IdbAuditStore } from '../../adapters/browser/idb-audit-store.ts';
 import { appealCounts, type GoldAppeal } from '../../core/audit/appeals.ts';
-import { cleanReviewer, labelKey, mergeLabels, type SpotLabel } from '../../core/audit/spot-check/labels.ts';
+import { localDataScope } from '../../core/audit/scope.ts';
+import {
+  cleanReviewer,
+  labelKey,
+  mergeImport,
+  putLabel,
+  type LabelMerge,
+  type SpotLabel,
+} from '../../core/audit/spot-check/labels.ts';
 import { release } from './release.svelte.ts';
+import { remembered } from './remembered.ts';
+
+/** Records an earlier version kept under the release's claimed id, not yet in this release's scope. */
+export interface LegacyRecords {
+  labels: SpotLabel[];
+  appeals: GoldAppeal[];
+}
 
 /**
  * The reviewer's spot-check labels and gold appeals for the loaded release, kept in IndexedDB
- * (memory only when the browser refuses it, and the page says so).
+ * (memory only when the browser refuses it, and the page says so) under the release's scope:
+ * where it came from and its pins, not the id it claims.
  */
 class AuditStore {
   // Raw: records are replaced, never mutated, and must stay plain objects for IndexedDB's structured clone.
   labels = $state.raw<SpotLabel[]>([]);
   appeals = $state.raw<GoldAppeal[]>([]);
-  /** "releaseId|datasetVersion" the lists belong to. */
+  /** The scope the lists belong to. */
   loadedFor = $state('');
+  /** Version 1's records for a release of this name, offered to adopt (a release off the site's list). */
+  legacy = $state.raw<LegacyRecords | undefined>();
   persistent = $state(true);
   error = $state<string | undefined>();
   /** Who labels and appeals; a preference of this browser, not view state. */
-  reviewer = $state(readReviewer());
+  reviewer = $state(remembered.get(REVIEWER_KEY) ?? '');
   private store: Promise<IdbAuditStore | undefined> | undefined;
 
   setReviewer(name: string): void {
     this.reviewer = cleanReviewer(name);
-    try {
-      localStorage.setItem(REVIEWER_KEY, this.reviewer);
-    } catch {
-      // private mode: the name lasts for this page only
-    }
+    remembered.set(REVIEWER_KEY, this.reviewer);
   }
 
-  /** The loaded release's identity, as labels and appeals record it. */
+  /** The loaded release's identity, as labels and appeals record it (what it says of itself). */
   get identity(): { releaseId: string; datasetVersion: string } | undefined {
     const d = release.summary?.descriptor;
     return d ? { releaseId: d.id, datasetVersion: d.dataset_version } : undefined;
   }
+
+  /** Where the loaded release's records are kept: its origin and pins (once every pin is checked). */
+  get scope(): string | undefined {
+    const spec = release.spec;
+    const summary = release.summary;
+    return spec && summary?.complete ? localDataScope(spec, location.href, summary.files) : undefined;
+  }
+
+  /**
+   * The scope writes go to: the loaded release's, once its lists are read. Before that, what the
+   * reviewer records is kept in memory and stored when the lists are read (nothing is lost, and
+   * nothing is written under another release's scope).
+   */
+  private writeScope(): string | undefined {
+    return this.loadedFor && this.loadedFor === this.scope ? this.loadedFor : undefined;
+  }
+  private unsaved: { labels: SpotLabel[]; appeals: GoldAppeal[] } = { labels: [], appeals: [] };
 
   private db(): Promise<IdbAuditStore | undefined> {
     this.store ??= IdbAuditStore.open().catch((e: unknown) => {
@@ -46,25 +77,70 @@ class AuditStore {
 
   /** Reads the lists of the loaded release (once per release). */
   async ensure(): Promise<void> {
+    const scope = this.scope;
     const id = this.identity;
-    if (!id) return;
-    const key = `${id.releaseId}|${id.datasetVersion}`;
-    if (this.loadedFor === key) return;
+    if (!scope || !id || this.loadedFor === scope) return;
     const db = await this.db();
-    const [labels, appeals] = db
-      ? await Promise.all([db.labels(id.releaseId, id.datasetVersion), db.appeals(id.releaseId, id.datasetVersion)])
-      : [[], []];
-    if (this.identity && `${this.identity.releaseId}|${this.identity.datasetVersion}` !== key) return;
-    this.labels = labels;
-    this.appeals = appeals;
-    this.loadedFor = key;
+    const [labels, appeals, old] = db
+      ? await Promise.all([db.labels(scope), db.appeals(scope), db.legacy(id.releaseId, id.datasetVersion)])
+      : [[], [], { labels: [], appeals: [] }];
+    if (this.scope !== scope) return;
+    const early = this.unsaved;
+    this.unsaved = { labels: [], appeals: [] };
+    this.labels = early.labels.reduce(putLabel, labels);
+    this.appeals = sortAppeals([
+      ...appeals.filter((a) => !early.appeals.some((e) => e.appeal_id === a.appeal_id)),
+      ...early.appeals,
+    ]);
+    this.loadedFor = scope;
+    if (db && early.labels.length + early.appeals.length)
+      await Promise.all([db.putLabels(scope, early.labels), db.putAppeals(scope, early.appeals)]);
+    const have = new Set(labels.map(labelKey));
+    const haveAppeals = new Set(appeals.map((a) => a.appeal_id));
+    const left: LegacyRecords = {
+      labels: old.labels.filter((l) => !have.has(labelKey(l))),
+      appeals: old.appeals.filter((a) => !haveAppeals.has(a.appeal_id)),
+    };
+    const any = left.labels.length + left.appeals.length > 0;
+    // The site's own releases take their earlier records at once; any other release is asked first.
+    if (any && release.ref?.kind === 'shipped') {
+      this.legacy = left;
+      await this.adoptLegacy();
+    } else this.legacy = any ? left : undefined;
   }
 
-  async putLabels(labels: readonly SpotLabel[]): Promise<void> {
-    const merged = mergeLabels(this.labels, labels);
-    const changed = merged.filter((l) => labels.includes(l));
-    this.labels = merged;
-    await (await this.db())?.putLabels(changed);
+  /** Copies the earlier version's records into this release's scope (the old copies stay where they are). */
+  async adoptLegacy(): Promise<void> {
+    const old = this.legacy;
+    const scope = this.loadedFor;
+    if (!old || !scope) return;
+    this.legacy = undefined;
+    const have = new Set(this.labels.map(labelKey));
+    const labels = old.labels.filter((l) => !have.has(labelKey(l)));
+    const ids = new Set(this.appeals.map((a) => a.appeal_id));
+    const appeals = old.appeals.filter((a) => !ids.has(a.appeal_id));
+    this.labels = [...this.labels, ...labels];
+    this.appeals = sortAppeals([...this.appeals, ...appeals]);
+    const db = await this.db();
+    await Promise.all([db?.putLabels(scope, labels), db?.putAppeals(scope, appeals)]);
+  }
+
+  /** The reviewer's own answer: it replaces their earlier label of the task. */
+  async saveLabel(label: SpotLabel): Promise<void> {
+    const scope = this.writeScope();
+    this.labels = putLabel(this.labels, label);
+    if (scope) await (await this.db())?.putLabels(scope, [label]);
+    else this.unsaved.labels.push(label);
+  }
+
+  /** Imported labels: another reviewer's are replaced by a later import; the reviewer's own are kept. */
+  async importLabels(labels: readonly SpotLabel[]): Promise<LabelMerge> {
+    const scope = this.writeScope();
+    const merge = mergeImport(this.labels, labels, this.reviewer);
+    this.labels = merge.labels;
+    if (scope) await (await this.db())?.putLabels(scope, merge.changed);
+    else this.unsaved.labels.push(...merge.changed);
+    return merge;
   }
 
   labelOf(split: string, taskId: string, reviewer: string): SpotLabel | undefined {
@@ -72,34 +148,45 @@ class AuditStore {
   }
 
   async deleteLabel(label: SpotLabel): Promise<void> {
+    const scope = this.writeScope();
     this.labels = this.labels.filter((l) => labelKey(l) !== labelKey(label));
-    await (await this.db())?.deleteLabel(label);
+    if (scope) await (await this.db())?.deleteLabel(scope, label);
   }
 
-  async putAppeals(appeals: readonly GoldAppeal[]): Promise<void> {
-    const ids = new Set(appeals.map((a) => a.appeal_id));
-    this.appeals = [...this.appeals.filter((a) => !ids.has(a.appeal_id)), ...appeals].sort((a, b) =>
-      a.created_at.localeCompare(b.created_at),
-    );
-    await (await this.db())?.putAppeals(appeals);
+  /** A new appeal filed here. */
+  async addAppeal(appeal: GoldAppeal): Promise<void> {
+    const scope = this.writeScope();
+    this.appeals = sortAppeals([...this.appeals.filter((a) => a.appeal_id !== appeal.appeal_id), appeal]);
+    if (scope) await (await this.db())?.putAppeals(scope, [appeal]);
+    else this.unsaved.appeals.push(appeal);
+  }
+
+  /**
+   * Imported appeals: only ids this release does not hold yet are added; an appeal already here
+   * stays as it is (an import never replaces or deletes what it did not add).
+   */
+  async importAppeals(appeals: readonly GoldAppeal[]): Promise<{ added: number; alreadyHere: number }> {
+    const scope = this.writeScope();
+    const ids = new Set(this.appeals.map((a) => a.appeal_id));
+    const fresh = appeals.filter((a) => !ids.has(a.appeal_id));
+    this.appeals = sortAppeals([...this.appeals, ...fresh]);
+    if (scope) await (await this.db())?.putAppeals(scope, fresh);
+    else this.unsaved.appeals.push(...fresh);
+    return { added: fresh.length, alreadyHere: appeals.length - fresh.length };
   }
 
   async deleteAppeal(appealId: string): Promise<void> {
+    const scope = this.writeScope();
     this.appeals = this.appeals.filter((a) => a.appeal_id !== appealId);
-    await (await this.db())?.deleteAppeal(appealId);
+    if (scope) await (await this.db())?.deleteAppeal(scope, appealId);
   }
 
   /** Appeals per "split:task_id", for the task list. */
   counts = $derived(appealCounts(this.appeals));
 }
 
+const sortAppeals = (list: GoldAppeal[]) => list.sort((a, b) => a.created_at.localeCompare(b.created_at));
+
 const REVIEWER_KEY = 'ebx-reviewer';
-function readReviewer(): string {
-  try {
-    return localStorage.getItem(REVIEWER_KEY) ?? '';
-  } catch {
-    return '';
-  }
-}
 
 export const auditStore = new AuditStore();

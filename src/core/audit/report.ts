@@ -277,13 +277,20 @@ export function summaryLines(report: AuditReport): string[] {
 }
 
 function spotCheckLines(s: SpotCheckStats): string[] {
-  const out = [`spot-check: ${s.tasks} tasks labelled by ${s.reviewers.length} reviewer(s) (${s.labels} label sets)`];
+  const out = [
+    `spot-check: ${s.tasks} tasks labelled by ${s.reviewerCount} reviewer(s) (${s.labels} label sets); rates count tasks`,
+  ];
   for (const q of s.questions) {
     const ci = q.wilson ? `[${percent(q.wilson[0], 1)}, ${percent(q.wilson[1], 1)}]` : '';
     out.push(
       `  ${q.question}: error rate ${percent(q.errors, q.answered)} (${q.errors}/${q.answered}) ${ci}`.trimEnd(),
     );
   }
+  for (const a of s.agreement)
+    if (a.tasks)
+      out.push(
+        `  agreement ${a.question}: ${percent(a.agreeingPairs, a.pairs)} of ${a.pairs} reviewer pairs agree; ${a.split} of ${a.tasks} tasks split`,
+      );
   if (s.judgeKappa) out.push(`  kappa vs judge: ${fmtKappa(s.judgeKappa.kappa)} over ${s.judgeKappa.n} verdicts`);
   for (const p of s.reviewerKappa)
     out.push(`  kappa ${p.a} vs ${p.b} (${p.question}): ${fmtKappa(p.kappa)} over ${p.n} tasks`);

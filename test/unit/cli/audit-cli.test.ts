@@ -108,9 +108,11 @@ describe('audit on a hand-built release whose figures are known', () => {
     const r = await audit(folder, '--labels', file, '--out', path.join(tmp, 'labels.json'));
     expect(r.code).toBe(0);
     const s = readReport(path.join(tmp, 'labels.json')).spot_check!;
-    expect(s.questions.find((q) => q.question === 'answer_right')).toMatchObject({ answered: 4, errors: 2, rate: 0.5 });
+    expect(s.questions.find((q) => q.question === 'answer_right')).toMatchObject({ answered: 2, errors: 1, rate: 0.5 });
     expect(s.reviewerKappa).toEqual([{ a: 'ann', b: 'bob', question: 'answer_right', n: 2, kappa: 1 }]);
-    expect(r.out).toMatch(/answer_right: error rate 50\.0% \(2\/4\) \[15\.0%, 85\.0%\]/);
+    // one verdict per task (two reviewers of two tasks are two tasks, not four)
+    expect(r.out).toMatch(/answer_right: error rate 50\.0% \(1\/2\) \[9\.5%, 90\.5%\]/);
+    expect(r.out).toContain('agreement answer_right: 100.0% of 2 reviewer pairs agree; 0 of 2 tasks split');
     expect(r.out).toContain('1 label(s) in');
   }, 60_000);
 });

@@ -157,14 +157,62 @@ export function parseLabelsJsonl(text: string, source = 'labels.jsonl'): ParsedL
   return { labels, issues };
 }
 
-/** Labels of several reviewers and sessions, one per task and reviewer: the latest labelled_at wins. */
-export function mergeLabels(...sets: ReadonlyArray<readonly SpotLabel[]>): SpotLabel[] {
+/** The reviewer's own answer: it replaces their earlier label of the task (their latest action wins). */
+export function putLabel(stored: readonly SpotLabel[], label: SpotLabel): SpotLabel[] {
+  const k = labelKey(label);
+  return [...stored.filter((l) => labelKey(l) !== k), label];
+}
+
+const sameAnswers = (a: SpotLabel, b: SpotLabel): boolean =>
+  SPOT_QUESTIONS.every((q) => a.labels[q] === b.labels[q]) &&
+  a.note === b.note &&
+  a.judge?.submission === b.judge?.submission &&
+  a.judge?.verdict === b.judge?.verdict;
+
+/** An imported label that differs from one already stored for the same task and reviewer. */
+export interface LabelConflict {
+  task_id: string;
+  reviewer: string;
+  /** kept: the stored label is the reviewer's own and stays; replaced: the import is newer and wins. */
+  outcome: 'kept' | 'replaced';
+}
+
+export interface LabelMerge {
+  labels: SpotLabel[];
+  /** Labels to store: new ones and imported ones that replace what was stored. */
+  changed: SpotLabel[];
+  added: number;
+  conflicts: LabelConflict[];
+}
+
+/**
+ * Imports labels by an order the reviewer can see, never by the clock a file claims
+ * (`labelled_at` is recorded, not trusted): labels under the reviewer's own name are theirs and
+ * an import never replaces them; any other reviewer's label is replaced by a later import (the
+ * latest import wins, and within a file the later line). Every difference is reported.
+ */
+export function mergeImport(stored: readonly SpotLabel[], incoming: readonly SpotLabel[], own: string): LabelMerge {
   const byKey = new Map<string, SpotLabel>();
-  for (const set of sets)
-    for (const l of set) {
-      const k = labelKey(l);
-      const had = byKey.get(k);
-      if (!had || had.labelled_at <= l.labelled_at) byKey.set(k, l);
+  for (const l of stored) byKey.set(labelKey(l), l);
+  const fresh = new Map<string, SpotLabel>();
+  for (const l of incoming) fresh.set(labelKey(l), l);
+  const changed: SpotLabel[] = [];
+  const conflicts: LabelConflict[] = [];
+  let added = 0;
+  for (const [k, l] of fresh) {
+    const had = byKey.get(k);
+    if (!had) {
+      added++;
+    } else if (sameAnswers(had, l)) {
+      continue;
+    } else if (own && had.reviewer === own) {
+      conflicts.push({ task_id: l.task_id, reviewer: l.reviewer, outcome: 'kept' });
+      continue;
+    } else {
+      conflicts.push({ task_id: l.task_id, reviewer: l.reviewer, outcome: 'replaced' });
     }
-  return [...byKey.values()];
+    byKey.set(k, l);
+    changed.push(l);
+  }
+  return { labels: [...byKey.values()], changed, added, conflicts };
 }

@@ -45,72 +45,149 @@ export const ERROR_ANSWER: Readonly<Record<SpotQuestion, SpotAnswer>> = {
   judge_agrees: 'no',
 };
 
+/** How one verdict per task is drawn from its reviewers' answers (the UI and README say it too). */
+export const TASK_VERDICT_RULE =
+  "One verdict per task: the majority of its reviewers' yes/no answers; a tie counts as an error found.";
+
+/** Reviewer pairs get a kappa only among this many reviewers (those with the most labels). */
+export const MAX_PAIR_REVIEWERS = 12;
+
 export interface QuestionStats {
   question: SpotQuestion;
-  /** Labels answering yes or no (unsure and n/a are left out). */
+  /** Tasks with a yes/no verdict (tasks whose answers are all unsure or n/a are left out). */
   answered: number;
+  /** Tasks whose verdict finds an error. */
   errors: number;
   rate: number | null;
   wilson: [number, number] | null;
 }
 
+/** How far reviewers agree on one question, over every pair of answers to the same task. */
+export interface QuestionAgreement {
+  question: SpotQuestion;
+  /** Tasks with yes/no answers from two or more reviewers. */
+  tasks: number;
+  /** Of those, tasks whose reviewers did not all give the same answer. */
+  split: number;
+  pairs: number;
+  agreeingPairs: number;
+}
+
 export interface SpotCheckStats {
   tasks: number;
   labels: number;
+  /** How many reviewers, and the names of at most MAX_LISTED_REVIEWERS of them (most labels first). */
+  reviewerCount: number;
   reviewers: string[];
   questions: QuestionStats[];
-  /** Reviewer verdicts (the judge's when they agree, the other one when not) against the judge's. */
+  agreement: QuestionAgreement[];
+  /** Per task, the reviewers' verdict on the judge's (agreeing keeps it, disagreeing flips it) against the judge's. */
   judgeKappa: { n: number; agree: number; kappa: number | null } | null;
   reviewerKappa: Array<{ a: string; b: string; question: SpotQuestion; n: number; kappa: number | null }>;
+  /** Reviewers left out of the pairwise kappas (their answers count everywhere else). */
+  pairReviewersLeftOut: number;
 }
 
+export const MAX_LISTED_REVIEWERS = 20;
+
 const decided = (a: SpotAnswer | null): a is 'yes' | 'no' => a === 'yes' || a === 'no';
+const choose2 = (n: number) => (n * (n - 1)) / 2;
 
+/** The task's verdict from its reviewers' yes/no answers: the majority, a tie counting as the error. */
+function verdict(answers: readonly ('yes' | 'no')[], error: 'yes' | 'no'): 'yes' | 'no' | null {
+  if (!answers.length) return null;
+  const errors = answers.filter((a) => a === error).length;
+  return errors * 2 >= answers.length ? error : error === 'no' ? 'yes' : 'no';
+}
+
+/**
+ * Rates and intervals count tasks, not label sets, so reviewers who overlap never narrow an
+ * interval; agreement is reported apart. Linear in the labels, except the pairwise kappas, which
+ * are bounded to MAX_PAIR_REVIEWERS reviewers.
+ */
 export function spotCheckStats(labels: readonly SpotLabel[]): SpotCheckStats {
-  const reviewers = [...new Set(labels.map((l) => l.reviewer))].sort();
-  const questions = SPOT_QUESTIONS.map((question): QuestionStats => {
-    const answers = labels.map((l) => l.labels[question]).filter(decided);
-    const errors = answers.filter((a) => a === ERROR_ANSWER[question]).length;
-    return {
+  const byTask = new Map<string, SpotLabel[]>();
+  const perReviewer = new Map<string, number>();
+  for (const l of labels) {
+    const k = `${l.split}:${l.task_id}`;
+    const list = byTask.get(k);
+    if (list) list.push(l);
+    else byTask.set(k, [l]);
+    perReviewer.set(l.reviewer, (perReviewer.get(l.reviewer) ?? 0) + 1);
+  }
+  const ranked = [...perReviewer].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+
+  const questions: QuestionStats[] = [];
+  const agreement: QuestionAgreement[] = [];
+  for (const question of SPOT_QUESTIONS) {
+    let answered = 0;
+    let errors = 0;
+    const agree: QuestionAgreement = { question, tasks: 0, split: 0, pairs: 0, agreeingPairs: 0 };
+    for (const list of byTask.values()) {
+      const answers = list.map((l) => l.labels[question]).filter(decided);
+      const v = verdict(answers, ERROR_ANSWER[question] === 'no' ? 'no' : 'yes');
+      if (v === null) continue;
+      answered++;
+      if (v === ERROR_ANSWER[question]) errors++;
+      if (answers.length > 1) {
+        const yes = answers.filter((a) => a === 'yes').length;
+        const no = answers.length - yes;
+        agree.tasks++;
+        if (yes && no) agree.split++;
+        agree.pairs += choose2(answers.length);
+        agree.agreeingPairs += choose2(yes) + choose2(no);
+      }
+    }
+    questions.push({
       question,
-      answered: answers.length,
+      answered,
       errors,
-      rate: answers.length ? errors / answers.length : null,
-      wilson: wilson(errors, answers.length),
-    };
-  });
+      rate: answered ? errors / answered : null,
+      wilson: wilson(errors, answered),
+    });
+    agreement.push(agree);
+  }
 
+  // One pair per task and judged submission: the judge's verdict, and the reviewers' (majority of agree/disagree).
   const judgePairs: Array<[string, string]> = [];
-  for (const l of labels) {
-    const a = l.labels.judge_agrees;
-    if (!l.judge || !decided(a)) continue;
-    const other = l.judge.verdict === 'credit' ? 'no_credit' : 'credit';
-    judgePairs.push([l.judge.verdict, a === 'yes' ? l.judge.verdict : other]);
+  for (const list of byTask.values()) {
+    const bySubmission = new Map<string, { verdict: string; answers: Array<'yes' | 'no'> }>();
+    for (const l of list) {
+      const a = l.labels.judge_agrees;
+      if (!l.judge || !decided(a)) continue;
+      const k = `${l.judge.submission}\u0000${l.judge.verdict}`;
+      const entry = bySubmission.get(k) ?? { verdict: l.judge.verdict, answers: [] };
+      entry.answers.push(a);
+      bySubmission.set(k, entry);
+    }
+    for (const { verdict: judge, answers } of bySubmission.values()) {
+      const agrees = verdict(answers, 'no') === 'yes';
+      judgePairs.push([judge, agrees ? judge : judge === 'credit' ? 'no_credit' : 'credit']);
+    }
   }
 
-  const byReviewer = new Map<string, Map<string, SpotLabel>>();
-  for (const l of labels) {
-    const m = byReviewer.get(l.reviewer) ?? new Map<string, SpotLabel>();
-    m.set(`${l.split}:${l.task_id}`, l);
-    byReviewer.set(l.reviewer, m);
-  }
+  const pairReviewers = ranked
+    .slice(0, MAX_PAIR_REVIEWERS)
+    .map(([name]) => name)
+    .sort();
+  const byReviewer = new Map<string, Map<string, SpotLabel>>(pairReviewers.map((r) => [r, new Map()]));
+  for (const l of labels) byReviewer.get(l.reviewer)?.set(`${l.split}:${l.task_id}`, l);
   const reviewerKappa: SpotCheckStats['reviewerKappa'] = [];
-  for (let i = 0; i < reviewers.length; i++)
-    for (let j = i + 1; j < reviewers.length; j++) {
-      const a = byReviewer.get(reviewers[i]!)!;
-      const b = byReviewer.get(reviewers[j]!)!;
+  for (let i = 0; i < pairReviewers.length; i++)
+    for (let j = i + 1; j < pairReviewers.length; j++) {
+      const a = byReviewer.get(pairReviewers[i]!)!;
+      const b = byReviewer.get(pairReviewers[j]!)!;
       for (const question of SPOT_QUESTIONS) {
         const pairs: Array<[string, string]> = [];
         for (const [k, la] of a) {
-          const lb = b.get(k);
           const x = la.labels[question];
-          const y = lb?.labels[question] ?? null;
+          const y = b.get(k)?.labels[question] ?? null;
           if (decided(x) && decided(y)) pairs.push([x, y]);
         }
         if (pairs.length)
           reviewerKappa.push({
-            a: reviewers[i]!,
-            b: reviewers[j]!,
+            a: pairReviewers[i]!,
+            b: pairReviewers[j]!,
             question,
             n: pairs.length,
             kappa: cohenKappa(pairs),
@@ -119,13 +196,19 @@ export function spotCheckStats(labels: readonly SpotLabel[]): SpotCheckStats {
     }
 
   return {
-    tasks: new Set(labels.map((l) => `${l.split}:${l.task_id}`)).size,
+    tasks: byTask.size,
     labels: labels.length,
-    reviewers,
+    reviewerCount: ranked.length,
+    reviewers: ranked
+      .slice(0, MAX_LISTED_REVIEWERS)
+      .map(([name]) => name)
+      .sort(),
     questions,
+    agreement,
     judgeKappa: judgePairs.length
       ? { n: judgePairs.length, agree: judgePairs.filter(([x, y]) => x === y).length, kappa: cohenKappa(judgePairs) }
       : null,
     reviewerKappa,
+    pairReviewersLeftOut: Math.max(0, ranked.length - MAX_PAIR_REVIEWERS),
   };
 }

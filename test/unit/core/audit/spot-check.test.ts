@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   emptyLabels,
   labelsJsonl,
-  mergeLabels,
+  mergeImport,
   parseLabelsJsonl,
   SPOT_FORMAT,
   type SpotLabel,
@@ -182,26 +182,43 @@ describe('labels', () => {
     );
   });
 
-  it('merges reviewers and keeps the latest label of each task and reviewer', () => {
-    const newer = label('t1', 'ann', { standalone: 'no' }, { labelled_at: '2026-02-01T00:00:00.000Z' });
-    const merged = mergeLabels(set, [newer, set[3]!]);
-    expect(merged).toHaveLength(5);
-    expect(merged.find((l) => l.task_id === 't1' && l.reviewer === 'ann')!.labels.standalone).toBe('no');
+  it("imports other reviewers' labels, a later import replacing theirs", () => {
+    const newer = label('t1', 'bob', { standalone: 'no' }, { labelled_at: '2020-01-01T00:00:00.000Z' });
+    const m = mergeImport(set, [newer, set[4]!], 'ann');
+    expect(m.labels).toHaveLength(5);
+    // bob's label is replaced by the import although it claims an older clock; the unchanged one is not reported
+    expect(m.labels.find((l) => l.task_id === 't1' && l.reviewer === 'bob')!.labels.standalone).toBe('no');
+    expect(m.changed).toEqual([newer]);
+    expect(m.conflicts).toEqual([{ task_id: 't1', reviewer: 'bob', outcome: 'replaced' }]);
   });
 
-  it('reports error rates with intervals and agreement', () => {
+  it('reports error rates per task with intervals, and agreement apart', () => {
     const s = spotCheckStats(set);
-    expect(s).toMatchObject({ tasks: 3, labels: 5, reviewers: ['ann', 'bob'] });
+    expect(s).toMatchObject({ tasks: 3, labels: 5, reviewers: ['ann', 'bob'], reviewerCount: 2 });
     const q = Object.fromEntries(s.questions.map((x) => [x.question, x]));
-    expect(q.standalone).toMatchObject({ answered: 5, errors: 2, rate: 0.4 });
-    expect(q.standalone!.wilson).toEqual(wilson(2, 5));
-    expect(q.answer_right).toMatchObject({ answered: 5, errors: 1 });
-    expect(q.docs_support).toMatchObject({ answered: 3, errors: 1 }); // unsure and n/a left out
+    // one verdict per task: t1 ann yes + bob yes, t2 both no, t3 ann yes
+    expect(q.standalone).toMatchObject({ answered: 3, errors: 1 });
+    expect(q.standalone!.wilson).toEqual(wilson(1, 3));
+    // t1: ann no, bob yes, a tie, counts as the error
+    expect(q.answer_right).toMatchObject({ answered: 3, errors: 1 });
+    expect(q.docs_support).toMatchObject({ answered: 2, errors: 1 }); // unsure and n/a left out
     expect(q.judge_agrees).toMatchObject({ answered: 3, errors: 1 });
+    const a = Object.fromEntries(s.agreement.map((x) => [x.question, x]));
+    expect(a.standalone).toEqual({ question: 'standalone', tasks: 2, split: 0, pairs: 2, agreeingPairs: 2 });
+    expect(a.answer_right).toEqual({ question: 'answer_right', tasks: 2, split: 1, pairs: 2, agreeingPairs: 1 });
     // judge credit/credit/no_credit, reviewer credit/no_credit/no_credit
     expect(s.judgeKappa).toEqual({ n: 3, agree: 2, kappa: expect.closeTo(0.4, 12) });
     const standalone = s.reviewerKappa.find((k) => k.question === 'standalone')!;
     expect(standalone).toMatchObject({ a: 'ann', b: 'bob', n: 2, kappa: 1 });
     expect(s.reviewerKappa.find((k) => k.question === 'answer_right')).toMatchObject({ n: 2, kappa: 0 });
+  });
+
+  it('counts tasks, not label sets: two reviewers of the same three tasks give 0/3, not 0/6', () => {
+    const both = ['t1', 't2', 't3'].flatMap((t) =>
+      ['ann', 'bob'].map((r) => label(t, r, { standalone: 'yes', answer_right: 'yes' })),
+    );
+    const q = spotCheckStats(both).questions[0]!;
+    expect(q).toMatchObject({ answered: 3, errors: 0 });
+    expect(q.wilson).toEqual(wilson(0, 3));
   });
 });
