@@ -1,7 +1,6 @@
 import { errorMessage } from '../../core/error-message.ts';
 import { sha256HexSync } from '../../adapters/node/sha256.ts';
 import { existsSync, statSync } from 'node:fs';
-import { parquetMetadataAsync } from 'hyparquet';
 import type { AsyncBuffer } from 'hyparquet';
 import { parseArgs, UsageError } from '../args.ts';
 import { FolderSource } from '../../adapters/node/folder-source.ts';
@@ -13,6 +12,7 @@ import {
 } from '../../adapters/node/regular-file.ts';
 import { fsProblem } from '../files.ts';
 import { detectLayout } from '../../core/release/layout.ts';
+import { checkedParquetMetadataAsync } from '../../core/parquet/checked-metadata.ts';
 import { loadRelease, ReleaseRefused, type LoadedRelease } from '../../core/release/load.ts';
 import { manifestCountsFromTasks } from '../../core/release/manifest.ts';
 import { SPLITS } from '../../core/release/types.ts';
@@ -194,7 +194,7 @@ async function brokenParquetFiles(source: CheckedFolderSource): Promise<{ file: 
   for (const file of source.list().filter((f) => f.endsWith('.parquet'))) {
     try {
       const buffer = await source.open(file);
-      if (buffer) await parquetMetadataAsync(buffer);
+      if (buffer) await checkedParquetMetadataAsync(buffer);
     } catch (error) {
       out.push({ file, problem: errorMessage(error) });
     }
