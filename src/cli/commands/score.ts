@@ -268,10 +268,26 @@ function cacheThenFailures(cache: JudgeCacheReader, failures: ReadonlyMap<string
   };
 }
 
+/** Bootstraps of more iterations than this print their progress on stderr, every tenth. */
+export const LONG_BOOTSTRAP_ITERATIONS = 10_000;
+
+function bootstrapProgress(iterations: number): ((done: number, total: number) => void) | undefined {
+  if (iterations < LONG_BOOTSTRAP_ITERATIONS) return undefined;
+  let shown = 0;
+  return (done, total) => {
+    const tenth = Math.floor((done * 10) / total);
+    if (tenth <= shown) return;
+    shown = tenth;
+    process.stderr.write(
+      `bootstrap: ${done.toLocaleString('en')}/${total.toLocaleString('en')} iterations (${tenth * 10}%)\n`,
+    );
+  };
+}
+
 /** Runs scoring and maps its failures to messages and exit codes; returns the outcome or an exit code. */
 export async function runScoring(input: ScoreSubmissionInput, cacheSource: string): Promise<ScoringOutcome | number> {
   try {
-    return await scoreSubmission(input);
+    return await scoreSubmission({ ...input, onBootstrap: bootstrapProgress(input.profile.bootstrap.iterations) });
   } catch (error) {
     if (error instanceof JudgeCallsMissingError) {
       process.stderr.write(`${error.calls.length} judge call(s) are not in the judge cache ${cacheSource}:\n`);
