@@ -1,6 +1,6 @@
 import type { GoldItem, Provenance, TaskType } from '../release/types.ts';
 import { placeholders, type Sql, type SqlValue } from './sql.ts';
-import { parseTaskColumns, type TaskJsonColumns } from './task-records.ts';
+import { parseTaskColumns, type TaskJsonColumns, type TaskListRow } from './task-records.ts';
 
 /** Filters of the Tasks page: OR within a facet, AND across facets. */
 export interface TaskFilter {
@@ -47,21 +47,7 @@ export const TASK_SORTS = [
 ] as const;
 export type TaskSort = (typeof TASK_SORTS)[number];
 
-export interface TaskListRow {
-  task_id: string;
-  split: string;
-  row_no: number;
-  type: TaskType;
-  question: string;
-  answer: string | null;
-  has_key: boolean;
-  n_gold: number | null;
-  n_items: number | null;
-  pool_size: number | null;
-  salience: number | null;
-  target_entity: string | null;
-  source_quality: string | null;
-}
+export type { TaskListRow } from './task-records.ts';
 
 export interface FacetCount {
   value: string;

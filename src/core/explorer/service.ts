@@ -14,7 +14,7 @@ import { sourceOf, type SourceSpec } from '../release/source-spec.ts';
 import type { Chunk, JudgeProfile, Leaderboard, PoolEntry, ReleaseDescriptor, SplitName } from '../release/types.ts';
 import type { SourceLocator } from '../source-docs/locator.ts';
 import { guardedFetch, LoadCancelled } from '../net/guarded-fetch.ts';
-import { CachingSource } from '../net/caching-source.ts';
+import { CachingSource } from '../release/caching-source.ts';
 import { docDetail, type DocDetail } from './doc-queries.ts';
 import { memoryDocs, ParquetDocs, type DocsIndex } from './docs-index.ts';
 import { entityList, entityTasks } from './entity-queries.ts';

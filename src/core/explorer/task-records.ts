@@ -4,9 +4,25 @@
  * same values (including Int32 truncation of numbers and the JSON text of nested fields).
  */
 import type { LoadedRelease } from '../release/load.ts';
-import type { GoldItem, Provenance, Task } from '../release/types.ts';
-import type { TaskListRow } from './queries.ts';
+import type { GoldItem, Provenance, Task, TaskType } from '../release/types.ts';
 import { SPLITS } from '../release/types.ts';
+
+/** A row of the tasks table: what the task list shows and filters on. */
+export interface TaskListRow {
+  task_id: string;
+  split: string;
+  row_no: number;
+  type: TaskType;
+  question: string;
+  answer: string | null;
+  has_key: boolean;
+  n_gold: number | null;
+  n_items: number | null;
+  pool_size: number | null;
+  salience: number | null;
+  target_entity: string | null;
+  source_quality: string | null;
+}
 
 /** The nested fields of a task, kept as JSON text in the tasks table. */
 export interface TaskJsonColumns {

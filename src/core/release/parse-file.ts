@@ -9,7 +9,7 @@ import { FILE_VALIDATORS } from './kinds.ts';
 import { checkParquetColumns } from './schemas/parquet.ts';
 import { reportDuplicates } from './duplicates.ts';
 import type { Validator } from './validate.ts';
-import type { SourceLocator } from '../source-docs/locator.ts';
+import type { SourceLocator } from './schemas/source-locator.ts';
 import type {
   Candidate,
   Chunk,
