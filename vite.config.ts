@@ -6,6 +6,21 @@ import { securityHeadersPlugin } from './src/cli/security-headers.ts';
 import { delivery } from './src/cli/vite-delivery.ts';
 import { staticData } from './src/cli/vite-static-data.ts';
 
+/** Unit test files whose tests may take up to a minute (the reasons are beside `projects` below). */
+const SLOW_UNIT_TESTS = [
+  'test/unit/core/explorer/**/*.test.ts',
+  'test/unit/core/sample/sample-release.test.ts',
+  'test/unit/core/scoring/session*.test.ts',
+  'test/unit/core/scoring/cached-verdicts.test.ts',
+  'test/unit/core/release/real-release.test.ts',
+  'test/unit/core/parquet/footer-structure.test.ts',
+  'test/unit/core/source-docs/lookup.test.ts',
+  'test/unit/cli/**/*.test.ts',
+  'test/unit/layering/core-boundary.test.ts',
+  'test/unit/readme/readme-commands.test.ts',
+  'test/unit/shared-inputs.test.ts',
+];
+
 export default defineConfig({
   plugins: [svelte(), staticData(), securityHeadersPlugin(), delivery()],
   worker: { format: 'es' },
@@ -28,7 +43,23 @@ export default defineConfig({
   preview: { port: 4173 },
   test: {
     environment: 'node',
-    include: ['test/unit/**/*.test.ts'],
-    testTimeout: 60_000,
+    // A test must finish in 15 s, so that a hang shows quickly. The files under `slow` may take a
+    // minute on a loaded machine, each for its reason: DuckDB queries over whole releases (explorer),
+    // whole releases read, scored or rebuilt through the CLI, the real v1.0 files, a rebuilt model,
+    // the README's commands in a fresh clone, eslint run on sample files (layering), and the 16 MB
+    // junk footers of the parquet attack tests.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          exclude: SLOW_UNIT_TESTS,
+          testTimeout: 15_000,
+          hookTimeout: 15_000,
+        },
+      },
+      { extends: true, test: { name: 'slow', include: SLOW_UNIT_TESTS, testTimeout: 60_000, hookTimeout: 60_000 } },
+    ],
   },
 });

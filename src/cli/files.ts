@@ -4,11 +4,12 @@
  * JSON that is invalid or nested deeper than Python's json module reads.
  */
 import { errorMessage } from '../core/error-message.ts';
-import { access, readFile, stat, writeFile } from 'node:fs/promises';
+import { access, stat, writeFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { PY_JSON_MAX_NESTING, PyJsonDecodeError, PyJsonLimitError, pyJsonLoads } from '../core/python/json-loads.ts';
 import type { PyValue } from '../core/python/json-loads.ts';
+import { FileRefusedError, MAX_INPUT_FILE_BYTES, readRegularText } from '../adapters/node/regular-file.ts';
 
 /** A missing or unreadable input file, or an output path that cannot be written: a usage problem (exit 2). */
 export class InputFileError extends Error {}
@@ -46,9 +47,9 @@ export function fsProblem(error: unknown): string {
   }
 }
 
-export type FileState = 'file' | 'folder' | 'missing' | 'unreadable';
+export type FileState = 'file' | 'folder' | 'missing' | 'unreadable' | 'not-regular';
 
-/** Whether path is a readable file, without throwing. */
+/** Whether path is a readable file, without throwing (and without opening it: a FIFO would block). */
 export async function fileState(file: string): Promise<FileState> {
   let info;
   try {
@@ -59,6 +60,7 @@ export async function fileState(file: string): Promise<FileState> {
       : 'unreadable';
   }
   if (info.isDirectory()) return 'folder';
+  if (!info.isFile()) return 'not-regular';
   try {
     await access(file, constants.R_OK);
   } catch {
@@ -71,21 +73,37 @@ export async function fileState(file: string): Promise<FileState> {
 export async function checkInputFile(file: string, what: string): Promise<void> {
   const state = await fileState(file);
   if (state === 'file') return;
-  const why =
-    state === 'folder'
-      ? 'a folder, not a file'
-      : state === 'missing'
-        ? 'missing (no such file)'
-        : 'unreadable (permission denied)';
-  throw new InputFileError(`cannot read ${what} ${file}: it is ${why}`);
+  throw new InputFileError(`cannot read ${what} ${file}: it is ${stateWords(state)}`);
 }
 
-export async function readText(file: string, what: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new InputFileError(`cannot read ${what} ${file}: it is ${fsProblem(error)}`);
+/** What a file state that is not 'file' means, for "<file> is ..." messages. */
+export function stateWords(state: FileState): string {
+  switch (state) {
+    case 'folder':
+      return 'a folder, not a file';
+    case 'missing':
+      return 'missing (no such file)';
+    case 'not-regular':
+      return 'not a regular file (a pipe, device or socket may never end); refused';
+    default:
+      return 'unreadable (permission denied)';
   }
+}
+
+/** A regular file of at most `limit` bytes as text; anything else is a clear InputFileError. */
+export async function readText(file: string, what: string, limit = MAX_INPUT_FILE_BYTES): Promise<string> {
+  try {
+    return await readRegularText(file, limit);
+  } catch (error) {
+    throw inputFileError(file, what, error);
+  }
+}
+
+/** The InputFileError for a failed read of `file`, refusals included. */
+export function inputFileError(file: string, what: string, error: unknown): InputFileError {
+  if (error instanceof FileRefusedError)
+    return new InputFileError(`cannot read ${what} ${error.file}: it ${error.detail}`);
+  return new InputFileError(`cannot read ${what} ${file}: it is ${fsProblem(error)}`);
 }
 
 /** A json.loads value as plain JS data (dict -> object, int -> number), for code that walks JSON. */

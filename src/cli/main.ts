@@ -1,72 +1,12 @@
 /**
  * `npm run cli -- <command> [args]`: one Node entry over src/core. Each command lives in
- * ./commands/<name>.ts and exports `run(args): Promise<number>` returning the exit code
- * (0 ok, 1 failed check, 2 usage; commands may define more and say so in their help).
+ * ./commands/<name>.ts and exports `run(args): Promise<number>` returning the exit code.
  * Everything written to the terminal is neutralised first (terminal.ts).
  */
-import { errorMessage } from '../core/error-message.ts';
-import { fsProblem } from './files.ts';
+import { runCli } from './cli.ts';
 import { installTerminalGuard } from './terminal.ts';
 
-const COMMANDS: Record<string, string> = {
-  'release-check': 'check a release folder (either layout): schemas, sha256 pins, counts',
-  sample: 'generate the embedded sample release from its seed',
-  'build-index': 'build BM25 + dense indexes for a release folder',
-  run: 'run a retriever over every task and write a TREC run or predictions',
-  score: 'score predictions offline from a judge cache, or live with a key',
-  validate: 'validate a submission folder (metadata, pins, predictions, rescoring)',
-  compare: "compare two scores.json with the benchmark's CI tolerances",
-  'check-leaderboard': 'check macro = mean(per type) and micro = count-weighted mean',
-  recompute: "recompute a committed scores.json's judge-free numbers from its predictions",
-  'task-ids': "write a release's task-id index (for static-data/releases.json)",
-  'source-doc': 'print one document of the Hugging Face source by doc_id (range reads)',
-  'source-locate': 'write a locator file: where each document a release refers to is in the Hugging Face source',
-  audit: 'audit a release: grounding, excerpt cut-offs, pool bias per submission, spot-check labels',
-  bench: 'benchmarks that print figures',
-};
-
-export interface CliCommand {
-  run(args: string[]): Promise<number>;
-}
-
-function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const lines = Object.entries(COMMANDS).map(([c, d]) => `  ${c.padEnd(width)}  ${d}`);
-  return `usage: npm run cli -- <command> [args]\n\ncommands:\n${lines.join('\n')}\n`;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage());
-    return name ? 0 : 2;
-  }
-  if (!(name in COMMANDS)) {
-    process.stderr.write(`unknown command: ${name}\n\n${usage()}`);
-    return 2;
-  }
-  const mod = (await import(`./commands/${name}.ts`)) as CliCommand;
-  return mod.run(args);
-}
-
-/** An error no command handled: one clear line (the stack only with EBX_DEBUG=1). */
-function reportUnexpected(error: unknown): void {
-  const err = error as (Error & { code?: string; path?: string }) | undefined;
-  let text = errorMessage(error);
-  if (err instanceof Error && typeof err.code === 'string' && typeof err.path === 'string')
-    text = `${err.path} is ${fsProblem(err)} (${err.code})`;
-  process.stderr.write(`error: ${text}\n`);
-  if (process.env['EBX_DEBUG'] === '1' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
-  else process.stderr.write('(set EBX_DEBUG=1 to see where it happened)\n');
-}
-
 installTerminalGuard();
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    reportUnexpected(error);
-    process.exitCode = 1;
-  },
-);
+void runCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -2,8 +2,9 @@
  * Node-only judge cache I/O: a verdicts.json map {key: reply} or the benchmark's cache
  * folder (<key[:2]>/<key>.json holding {"text": reply}), and the offline judge built on it.
  */
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { FileRefusedError, readRegularText } from './regular-file.ts';
 import { serializeVerdictsJson } from '../../core/judge/cache.ts';
 import { pyJsonDumps } from '../../core/python/json-dumps.ts';
 import { JudgeCallMissingError } from '../../core/scoring/score.ts';
@@ -31,8 +32,9 @@ async function readMapFile(file: string, size: number): Promise<Map<string, stri
     throw new JudgeCacheError(`${file}: ${size} bytes is more than a verdicts map may hold (${MAX_MAP_BYTES})`);
   let value: unknown;
   try {
-    value = JSON.parse(await readFile(file, 'utf8'));
+    value = JSON.parse(await readRegularText(file, MAX_MAP_BYTES));
   } catch (error) {
+    if (error instanceof FileRefusedError) throw new JudgeCacheError(error.message);
     throw new JudgeCacheError(
       `${file}: expected a JSON object {key: reply}, found invalid JSON (${(error as Error).message})`,
     );
@@ -56,9 +58,7 @@ function openFolder(dir: string): JudgeCacheReader {
       const file = path.join(dir, key.slice(0, 2), `${key}.json`);
       let text: string;
       try {
-        const info = await stat(file);
-        if (info.size > MAX_ENTRY_BYTES) return undefined;
-        text = await readFile(file, 'utf8');
+        text = await readRegularText(file, MAX_ENTRY_BYTES);
       } catch {
         return undefined;
       }

@@ -5,8 +5,14 @@
  * Exit: 0 done, 1 an input could not be read, 2 wrong usage.
  */
 import { errorMessage } from '../../core/error-message.ts';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import {
+  FileRefusedError,
+  MAX_INPUT_FILE_BYTES,
+  readRegularFileSync,
+  readRegularText,
+} from '../../adapters/node/regular-file.ts';
 import path from 'node:path';
 import { FolderSource } from '../../adapters/node/folder-source.ts';
 import { JudgeCacheError, openJudgeCache } from '../../adapters/node/judge-cache-fs.ts';
@@ -105,7 +111,10 @@ function options(args: string[]): Options | 'help' {
     let locator: SourceLocator | undefined;
     if (locatorFile) {
       try {
-        locator = parseLocator(readFileSync(locatorFile, 'utf8'), locatorFile);
+        locator = parseLocator(
+          new TextDecoder().decode(readRegularFileSync(locatorFile, MAX_INPUT_FILE_BYTES)),
+          locatorFile,
+        );
       } catch (e) {
         throw new UsageError(`--locator ${locatorFile}: ${errorMessage(e)}`);
       }
@@ -117,8 +126,9 @@ function options(args: string[]): Options | 'help' {
 
 async function readUtf8(file: string, what: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    return await readRegularText(file, MAX_INPUT_FILE_BYTES);
   } catch (e) {
+    if (e instanceof FileRefusedError) throw new InputError(`cannot read ${what} ${e.message}`);
     throw new InputError(`cannot read ${what} ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }

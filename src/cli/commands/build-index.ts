@@ -1,11 +1,19 @@
 /** `npm run cli -- build-index <release-folder>`: BM25 + dense vectors + model manifest. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ReleaseDescriptor } from '../../core/release/types.ts';
 import { parseArgs, UsageError, refuseUnknownSwitches, usageExit } from '../args.ts';
-import { buildIndexes, type ModelSpec } from '../index-build/build-indexes.ts';
+import { buildIndexes, INDEX_FILES, type ModelSpec } from '../index-build/build-indexes.ts';
 import { readChunkRows } from '../model/read-chunks.ts';
 import { findReleaseModel, listFolder, writeIndexFiles } from '../index-build/register.ts';
+import {
+  FileRefusedError,
+  MAX_INPUT_FILE_BYTES,
+  MAX_RELEASE_FILE_BYTES,
+  pathInside,
+  readRegularFileSync,
+  readRegularText,
+} from '../../adapters/node/regular-file.ts';
 
 const USAGE = `usage: npm run cli -- build-index <release-folder> [--model <folder>] [--dtype fp32|q8] [--no-dense]
 
@@ -40,6 +48,10 @@ export async function run(args: string[]): Promise<number> {
     if (noDense && parsed.flags.has('model')) throw new UsageError('--model and --no-dense exclude each other');
     return await build(releaseDir, noDense, parsed.flags.get('model'), dtype);
   } catch (e) {
+    if (e instanceof FileRefusedError) {
+      process.stderr.write(`build-index: ${e.message}\n`);
+      return 1;
+    }
     return usageExit(e, USAGE);
   }
 }
@@ -55,13 +67,17 @@ async function build(
     return 1;
   };
   if (!existsSync(releaseDir)) return fail(`${releaseDir} does not exist`);
+  // before any work: an output that a symbolic link would take outside the folder is refused
+  for (const rel of ['release.json', ...Object.values(INDEX_FILES)]) pathInside(releaseDir, rel);
   const descriptorFile = path.join(releaseDir, 'release.json');
   let chunksRel = 'chunks.parquet';
   if (existsSync(descriptorFile)) {
-    const descriptor = JSON.parse(readFileSync(descriptorFile, 'utf8')) as ReleaseDescriptor;
+    const descriptor = JSON.parse(
+      await readRegularText(pathInside(releaseDir, 'release.json'), MAX_INPUT_FILE_BYTES),
+    ) as ReleaseDescriptor;
     chunksRel = descriptor.files?.chunks ?? chunksRel;
   }
-  const chunksFile = path.join(releaseDir, chunksRel);
+  const chunksFile = pathInside(releaseDir, chunksRel);
   if (!existsSync(chunksFile)) return fail(`${chunksFile} does not exist: the indexes are built from the chunks file`);
   if (!chunksRel.endsWith('.parquet')) return fail(`${chunksRel}: only a parquet chunks file is supported`);
 
@@ -94,7 +110,10 @@ async function build(
   const modelFiles = new Map<string, Uint8Array>();
   if (model) {
     for (const f of listFolder(model.dir))
-      modelFiles.set(`${model.releasePath}/${f}`, new Uint8Array(readFileSync(path.join(model.dir, f))));
+      modelFiles.set(
+        `${model.releasePath}/${f}`,
+        readRegularFileSync(pathInside(releaseDir, `${model.releasePath}/${f}`), MAX_RELEASE_FILE_BYTES),
+      );
   }
   step('writing the index files');
   const { descriptorUpdated } = writeIndexFiles(releaseDir, built.files, built.indexes, modelFiles);

@@ -1,14 +1,18 @@
 import { errorMessage } from '../../core/error-message.ts';
 import { sha256HexSync } from '../../adapters/node/sha256.ts';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { parquetMetadataAsync } from 'hyparquet';
+import { existsSync, statSync } from 'node:fs';
 import type { AsyncBuffer } from 'hyparquet';
-import path from 'node:path';
 import { parseArgs, UsageError } from '../args.ts';
 import { FolderSource } from '../../adapters/node/folder-source.ts';
+import {
+  FileRefusedError,
+  MAX_RELEASE_FILE_BYTES,
+  pathInside,
+  readRegularFileSync,
+} from '../../adapters/node/regular-file.ts';
 import { fsProblem } from '../files.ts';
 import { detectLayout } from '../../core/release/layout.ts';
+import { checkedParquetMetadataAsync } from '../../core/parquet/checked-metadata.ts';
 import { loadRelease, ReleaseRefused, type LoadedRelease } from '../../core/release/load.ts';
 import { manifestCountsFromTasks } from '../../core/release/manifest.ts';
 import { SPLITS } from '../../core/release/types.ts';
@@ -55,6 +59,10 @@ export async function run(args: string[]): Promise<number> {
     }
     if (e instanceof UnreadableFileError) {
       process.stdout.write(`UNREADABLE ${e.file}: ${e.message}\n`);
+      return 1;
+    }
+    if (e instanceof FileRefusedError) {
+      process.stdout.write(`REFUSED ${e.message}\n\nrelease-check: FAILED\n`);
       return 1;
     }
     // a reader failed without saying on which file (a corrupt parquet file): find the file
@@ -112,7 +120,7 @@ export async function run(args: string[]): Promise<number> {
 }
 
 interface PinLine {
-  status: 'pinned' | 'invalid' | 'missing' | 'unreadable';
+  status: 'pinned' | 'invalid' | 'missing' | 'unreadable' | 'refused';
   path: string;
   detail: string;
 }
@@ -130,16 +138,14 @@ function checkOtherPins(folder: string, release: LoadedRelease): PinLine[] {
   const lines: PinLine[] = [];
   for (const [file, pin] of Object.entries(pins)) {
     if (parsed.has(file)) continue;
-    const full = path.join(folder, ...`${root}${file}`.split('/'));
-    if (!existsSync(full)) {
-      lines.push({ status: 'missing', path: file, detail: 'pinned in release.json but not in the folder' });
-      continue;
-    }
-    let bytes: Buffer;
+    let bytes: Uint8Array;
     try {
-      bytes = readFileSync(full);
+      bytes = readRegularFileSync(pathInside(folder, `${root}${file}`), MAX_RELEASE_FILE_BYTES);
     } catch (error) {
-      lines.push({ status: 'unreadable', path: file, detail: `pinned in release.json but ${fsProblem(error)}` });
+      if (error instanceof FileRefusedError) lines.push({ status: 'refused', path: file, detail: error.detail });
+      else if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        lines.push({ status: 'missing', path: file, detail: 'pinned in release.json but not in the folder' });
+      else lines.push({ status: 'unreadable', path: file, detail: `pinned in release.json but ${fsProblem(error)}` });
       continue;
     }
     const actual = sha256HexSync(bytes);
@@ -165,10 +171,9 @@ class UnreadableFileError extends Error {
 class CheckedFolderSource extends FolderSource {
   override async read(rel: string): Promise<Uint8Array | undefined> {
     try {
-      return new Uint8Array(await readFile(path.join(this.root, rel)));
+      return await super.read(rel);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      if (error instanceof FileRefusedError) throw error;
       throw new UnreadableFileError(rel, error);
     }
   }
@@ -189,7 +194,7 @@ async function brokenParquetFiles(source: CheckedFolderSource): Promise<{ file: 
   for (const file of source.list().filter((f) => f.endsWith('.parquet'))) {
     try {
       const buffer = await source.open(file);
-      if (buffer) await parquetMetadataAsync(buffer);
+      if (buffer) await checkedParquetMetadataAsync(buffer);
     } catch (error) {
       out.push({ file, problem: errorMessage(error) });
     }

@@ -4,8 +4,7 @@
  * in the cache, 4 scoring aborted (too many judge errors, or a reply the canonical scorer
  * would crash on).
  */
-import { createReadStream } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SPLITS, type JudgeProfile, type Task } from '../../core/release/types.ts';
 import { parsePredictionsStream } from '../../core/scoring/predictions.ts';
@@ -20,7 +19,7 @@ import {
   checkInputFile,
   checkOutputPath,
   fileState,
-  fsProblem,
+  inputFileError,
   readJsonFile,
   readText,
   writeOutputFile,
@@ -38,6 +37,12 @@ import {
   openWritableJudgeCache,
 } from '../../adapters/node/judge-cache-fs.ts';
 import type { JudgeCacheReader, WritableJudgeCache } from '../../adapters/node/judge-cache-fs.ts';
+import {
+  FileRefusedError,
+  MAX_INPUT_FILE_BYTES,
+  readRegularText,
+  regularFileChunks,
+} from '../../adapters/node/regular-file.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cacheMiss: 3, aborted: 4 } as const;
 
@@ -96,10 +101,10 @@ export async function loadPredictions(
 ): Promise<PredictionsResult> {
   await checkInputFile(file, 'predictions file');
   try {
-    return await parsePredictionsStream(createReadStream(file), tasks, options);
+    return await parsePredictionsStream(regularFileChunks(file, MAX_INPUT_FILE_BYTES), tasks, options);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
-    throw new InputFileError(`cannot read predictions file ${file}: it is ${fsProblem(error)}`);
+    if (!(error instanceof FileRefusedError) && (error as NodeJS.ErrnoException).code === undefined) throw error;
+    throw inputFileError(file, 'predictions file', error);
   }
 }
 
@@ -209,7 +214,7 @@ type Extras = NonNullable<ScoreSubmissionInput['extras']>;
 
 async function readJsonIfPresent(file: string): Promise<Record<string, unknown> | undefined> {
   try {
-    const value = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    const value = JSON.parse(await readRegularText(file, MAX_INPUT_FILE_BYTES)) as unknown;
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -263,10 +268,26 @@ function cacheThenFailures(cache: JudgeCacheReader, failures: ReadonlyMap<string
   };
 }
 
+/** Bootstraps of more iterations than this print their progress on stderr, every tenth. */
+export const LONG_BOOTSTRAP_ITERATIONS = 10_000;
+
+function bootstrapProgress(iterations: number): ((done: number, total: number) => void) | undefined {
+  if (iterations < LONG_BOOTSTRAP_ITERATIONS) return undefined;
+  let shown = 0;
+  return (done, total) => {
+    const tenth = Math.floor((done * 10) / total);
+    if (tenth <= shown) return;
+    shown = tenth;
+    process.stderr.write(
+      `bootstrap: ${done.toLocaleString('en')}/${total.toLocaleString('en')} iterations (${tenth * 10}%)\n`,
+    );
+  };
+}
+
 /** Runs scoring and maps its failures to messages and exit codes; returns the outcome or an exit code. */
 export async function runScoring(input: ScoreSubmissionInput, cacheSource: string): Promise<ScoringOutcome | number> {
   try {
-    return await scoreSubmission(input);
+    return await scoreSubmission({ ...input, onBootstrap: bootstrapProgress(input.profile.bootstrap.iterations) });
   } catch (error) {
     if (error instanceof JudgeCallsMissingError) {
       process.stderr.write(`${error.calls.length} judge call(s) are not in the judge cache ${cacheSource}:\n`);

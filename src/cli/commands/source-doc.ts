@@ -1,5 +1,5 @@
 /** `npm run cli -- source-doc <doc_id>`: one document of the Hugging Face source, by range reads. */
-import { readFileSync } from 'node:fs';
+import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../../adapters/node/regular-file.ts';
 import { parseArgs, UsageError, refuseUnknownSwitches, usageExit } from '../args.ts';
 import { errorMessage } from '../../core/error-message.ts';
 import { SourceError } from '../../core/source-docs/http.ts';
@@ -48,7 +48,7 @@ export async function run(args: string[]): Promise<number> {
     if (locatorFile) {
       let text: string;
       try {
-        text = readFileSync(locatorFile, 'utf8');
+        text = new TextDecoder().decode(readRegularFileSync(locatorFile, MAX_INPUT_FILE_BYTES));
       } catch (e) {
         throw new UsageError(`cannot read ${locatorFile}: ${errorMessage(e)}`);
       }

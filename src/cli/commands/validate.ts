@@ -7,7 +7,7 @@
  * scores.json.
  */
 import { sha256HexSync } from '../../adapters/node/sha256.ts';
-import { readFile } from 'node:fs/promises';
+import { MAX_INPUT_FILE_BYTES, readRegularFile } from '../../adapters/node/regular-file.ts';
 import path from 'node:path';
 import type { Manifest, Task } from '../../core/release/types.ts';
 import { compareScores } from '../../core/scoring/compare.ts';
@@ -15,7 +15,7 @@ import { sha256Hex } from '../../core/release/sha256.ts';
 import { questionLine } from '../../core/release/jsonl.ts';
 import { UsageError, parseArgs, refuseUnknownSwitches } from '../args.ts';
 import { cacheOnlyJudge, openJudgeCache } from '../../adapters/node/judge-cache-fs.ts';
-import { InputFileError, fileState, fsProblem, pyToPlain, readJsonFile } from '../files.ts';
+import { InputFileError, fileState, inputFileError, pyToPlain, readJsonFile, stateWords } from '../files.ts';
 import { pyJsonLoads } from '../../core/python/json-loads.ts';
 import {
   EXIT,
@@ -56,9 +56,9 @@ const META_KEYS = ['system_name', 'split', 'dataset_version', 'questions_sha256'
 
 async function fileSha256(file: string): Promise<string> {
   try {
-    return sha256HexSync(await readFile(file));
+    return sha256HexSync(await readRegularFile(file, MAX_INPUT_FILE_BYTES));
   } catch (error) {
-    throw new InputFileError(`cannot read questions file ${file}: it is ${fsProblem(error)}`);
+    throw inputFileError(file, 'questions file', error);
   }
 }
 
@@ -152,8 +152,7 @@ export async function run(args: string[]): Promise<number> {
       const state = await fileState(file);
       if (state === 'missing')
         return fail(`bundle must contain metadata.json and predictions.jsonl: ${file} is missing`);
-      if (state !== 'file')
-        return fail(`${file} is ${state === 'folder' ? 'a folder, not a file' : 'unreadable (permission denied)'}`);
+      if (state !== 'file') return fail(`${file} is ${stateWords(state)}`);
     }
     const meta = (await readJsonFile(metaPath, 'metadata')) as Record<string, unknown>;
     if (typeof meta !== 'object' || meta === null || Array.isArray(meta))
@@ -248,9 +247,7 @@ export async function run(args: string[]): Promise<number> {
     } else if (committedState === 'missing') {
       process.stdout.write('note no committed scores.json to compare\n');
     } else {
-      return fail(
-        `${committedPath} is ${committedState === 'folder' ? 'a folder, not a file' : 'unreadable (permission denied)'}`,
-      );
+      return fail(`${committedPath} is ${stateWords(committedState)}`);
     }
     return EXIT.ok;
   } catch (error) {

@@ -1,8 +1,14 @@
 /** Writes built index files into a release folder and names them in its release.json. */
 import { sha256HexSync } from '../../adapters/node/sha256.ts';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ReleaseDescriptor } from '../../core/release/types.ts';
+import {
+  MAX_INPUT_FILE_BYTES,
+  pathInside,
+  readRegularFileSync,
+  writablePathInside,
+} from '../../adapters/node/regular-file.ts';
 
 /** Adds (or replaces) `indexes` after `submissions`, keeping the other keys in place. */
 export function withIndexes(
@@ -27,21 +33,21 @@ export function sha256(data: Uint8Array): string {
   return sha256HexSync(data);
 }
 
-/** Writes the files; updates release.json (indexes, and sha256 pins when it keeps pins). */
+/**
+ * Writes the files; updates release.json (indexes, and sha256 pins when it keeps pins). A path
+ * that a symbolic link would take outside the release folder is refused before anything is written.
+ */
 export function writeIndexFiles(
   releaseDir: string,
   files: ReadonlyMap<string, Uint8Array>,
   indexes: NonNullable<ReleaseDescriptor['indexes']>,
   extraPins: ReadonlyMap<string, Uint8Array> = new Map(),
 ): { descriptorUpdated: 'updated' | 'unchanged' | 'absent' } {
-  for (const [rel, bytes] of files) {
-    const target = path.join(releaseDir, ...rel.split('/'));
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, bytes);
-  }
-  const descriptorFile = path.join(releaseDir, 'release.json');
+  for (const rel of [...files.keys(), 'release.json']) pathInside(releaseDir, rel);
+  for (const [rel, bytes] of files) writeFileSync(writablePathInside(releaseDir, rel), bytes);
+  const descriptorFile = pathInside(releaseDir, 'release.json');
   if (!existsSync(descriptorFile)) return { descriptorUpdated: 'absent' };
-  const original = readFileSync(descriptorFile, 'utf8');
+  const original = new TextDecoder().decode(readRegularFileSync(descriptorFile, MAX_INPUT_FILE_BYTES));
   const descriptor = JSON.parse(original) as ReleaseDescriptor;
   const updated = withIndexes(descriptor, indexes);
   if (updated.sha256) {

@@ -4,7 +4,7 @@
  * the release models are static tables, which PipelineEmbedder reproduces bit for bit, so the
  * CLI needs no onnxruntime.
  */
-import { readFile } from 'node:fs/promises';
+import { MAX_RELEASE_FILE_BYTES, readRegularFile } from '../../adapters/node/regular-file.ts';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
 import { PipelineEmbedder, type StaticTable } from '../../core/embedding-model/pipeline-embedder.ts';
@@ -34,7 +34,8 @@ function copyAs<T extends Float32Array | Int8Array>(raw: Uint8Array, make: (b: A
 
 /** The model folder's vocab, width, truncation and row table. */
 async function loadModel(modelDir: string, dtype: ModelDtype): Promise<PipelineEmbedder> {
-  const read = async (rel: string) => readFile(path.join(modelDir, rel));
+  const read = async (rel: string) =>
+    Buffer.from(await readRegularFile(path.join(modelDir, rel), MAX_RELEASE_FILE_BYTES));
   const tokenizer = JSON.parse((await read('tokenizer.json')).toString('utf8')) as {
     model?: { type?: string; vocab?: Record<string, number> };
   };

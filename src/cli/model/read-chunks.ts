@@ -1,5 +1,5 @@
 /** Reads a release's chunks.parquet (chunk_id, doc_id, text), checking every row. */
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../adapters/node/regular-file.ts';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import type { ChunkInput } from '../../core/retrieval/index.ts';
@@ -8,8 +8,7 @@ import type { ChunkInput } from '../../core/retrieval/index.ts';
 const MAX_CHUNKS_FILE_BYTES = 2 * 1024 * 1024 * 1024;
 
 export async function readChunkRows(file: string): Promise<ChunkInput[]> {
-  const bytes = await readFile(file);
-  if (bytes.byteLength > MAX_CHUNKS_FILE_BYTES) throw new Error(`${file}: ${bytes.byteLength} bytes is too large`);
+  const bytes = await readRegularFile(file, MAX_CHUNKS_FILE_BYTES);
   const rows = (await parquetReadObjects({
     file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
     columns: ['chunk_id', 'doc_id', 'text'],

@@ -13,7 +13,7 @@ import { parquetChecked } from '../release/parquet-pin.ts';
 import type { Chunk, PoolEntry, SplitName } from '../release/types.ts';
 import type { SourceLocator } from '../source-docs/locator.ts';
 import { LoadCancelled } from '../net/guarded-fetch.ts';
-import type { CachingSource } from '../net/caching-source.ts';
+import type { CachingSource } from '../release/caching-source.ts';
 import { docDetail, type DocDetail } from './doc-queries.ts';
 import { memoryDocs, ParquetDocs, type DocsIndex } from './docs-index.ts';
 import { entityList, entityTasks } from './entity-queries.ts';

@@ -10,7 +10,7 @@ import { sourceOf, type SourceSpec } from '../release/source-spec.ts';
 import type { SplitName } from '../release/types.ts';
 import type { SourceLocator } from '../source-docs/locator.ts';
 import { guardedFetch, LoadCancelled } from '../net/guarded-fetch.ts';
-import { CachingSource } from '../net/caching-source.ts';
+import { CachingSource } from '../release/caching-source.ts';
 import type { DocDetail } from './doc-queries.ts';
 import { refusal, ReleaseLoad, type LoadEvents, type LoadNeeds } from './release-load.ts';
 import type { ReleaseSummary } from './release-summary.ts';

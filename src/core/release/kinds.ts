@@ -1,5 +1,5 @@
 import * as s from './schemas.ts';
-import { sourceLocatorValidator } from '../source-docs/locator.ts';
+import { sourceLocatorValidator } from './schemas/source-locator.ts';
 import type { Validator } from './validate.ts';
 
 /** Which validator reads which kind of release file. */

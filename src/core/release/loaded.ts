@@ -21,7 +21,7 @@ import type {
   SubmissionMetadata,
   Task,
 } from './types.ts';
-import type { SourceLocator } from '../source-docs/locator.ts';
+import type { SourceLocator } from './schemas/source-locator.ts';
 
 export type FileStatus = 'loaded' | 'missing' | 'invalid' | 'ignored' | 'deferred';
 

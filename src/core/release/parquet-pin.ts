@@ -16,7 +16,8 @@
  * one is hashed in streamed ranges and then read from its source.
  */
 import { errorMessage } from '../error-message.ts';
-import { parquetMetadataAsync, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { checkedParquetMetadataAsync } from '../parquet/checked-metadata.ts';
 import { ReleaseRefused } from './loaded.ts';
 import { checkPin } from './manifest.ts';
 import { checkParquetColumns } from './schemas/parquet.ts';
@@ -120,7 +121,7 @@ export function checkedParquet(
     early.length = 0;
     let metadata: FileMetaData;
     try {
-      metadata = await parquetMetadataAsync(verified);
+      metadata = await checkedParquetMetadataAsync(verified);
     } catch (error) {
       throw refusal(`${what.path}: not a readable parquet file (${errorMessage(error)})`);
     }

@@ -1,6 +1,7 @@
 /** Parses one planned file of a release into the LoadedRelease being built. */
 import type { LoadedRelease, LoadedSubmission } from './loaded.ts';
-import { parquetMetadata, parquetReadObjects, parquetSchema, type AsyncBuffer } from 'hyparquet';
+import { parquetReadObjects, parquetSchema, type AsyncBuffer } from 'hyparquet';
+import { checkedParquetMetadata } from '../parquet/checked-metadata.ts';
 import { IssueList } from './issues.ts';
 import { parseJsonFile, parseJsonlBytes } from './jsonl.ts';
 import { type PlannedFile } from './layout.ts';
@@ -8,7 +9,7 @@ import { FILE_VALIDATORS } from './kinds.ts';
 import { checkParquetColumns } from './schemas/parquet.ts';
 import { reportDuplicates } from './duplicates.ts';
 import type { Validator } from './validate.ts';
-import type { SourceLocator } from '../source-docs/locator.ts';
+import type { SourceLocator } from './schemas/source-locator.ts';
 import type {
   Candidate,
   Chunk,
@@ -148,7 +149,7 @@ async function readParquetWhole<T>(
   issues: IssueList,
 ): Promise<T[]> {
   const file: AsyncBuffer = { byteLength: bytes.byteLength, slice: (s, e) => bytes.slice(s, e).buffer };
-  const metadata = parquetMetadata(bytes.slice().buffer);
+  const metadata = checkedParquetMetadata(bytes);
   const wrong = checkParquetColumns(path, kind, parquetSchema(metadata).children);
   for (const issue of wrong) issues.add(issue);
   if (wrong.length > 0) return [];

@@ -1,5 +1,6 @@
 /** Builds a Bm25Index from chunks in one pass plus a counting sort (no per-term JS arrays). */
-import { Bm25Index, BM25_B, BM25_K1, TF_ESCAPE } from './bm25-index.ts';
+import { TF_ESCAPE } from './bm25-format.ts';
+import { Bm25Index, BM25_B, BM25_K1 } from './bm25-index.ts';
 import { ChunkTableBuilder } from './chunk-table.ts';
 import { forEachToken } from './tokenize.ts';
 import type { ChunkInput } from './types.ts';

@@ -13,7 +13,8 @@
  *   docIds       document ids joined by NUL (UTF-8)
  */
 import { IndexFormatError, headerNumber, readContainer, typedView, writeContainer } from './binary-container.ts';
-import { Bm25Index, TF_ESCAPE } from './bm25-index.ts';
+import { TF_ESCAPE } from './bm25-format.ts';
+import { Bm25Index } from './bm25-index.ts';
 import { decodeStringList, encodeStringList } from './chunk-table.ts';
 import { decodeAllPostings, LazyPostings, type PostingArrays } from './bm25-postings.ts';
 import { ByteWriter } from './varint.ts';

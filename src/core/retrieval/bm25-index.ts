@@ -11,6 +11,7 @@
  * chunk input), and a document's best chunk is the lowest chunk index among its equal-best
  * chunks. (The benchmark's own tie order depends on Python set ordering, so it is not stable.)
  */
+import { TF_ESCAPE } from './bm25-format.ts';
 import type { LazyPostings } from './bm25-postings.ts';
 import type { ChunkTable } from './chunk-table.ts';
 import { selectTopK } from './top-k.ts';
@@ -19,8 +20,7 @@ import type { RankedChunk, RankedDoc, Retriever } from './types.ts';
 
 export const BM25_K1 = 1.5;
 export const BM25_B = 0.75;
-/** postingTf value meaning "tf >= 255, look it up in tfOverflow". */
-export const TF_ESCAPE = 255;
+export { TF_ESCAPE } from './bm25-format.ts';
 
 export interface Bm25Data {
   k1: number;

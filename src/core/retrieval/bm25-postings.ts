@@ -5,7 +5,7 @@
  * first query after only a byte scan that finds where each term's postings start.
  */
 import { IndexFormatError } from './binary-container.ts';
-import { TF_ESCAPE } from './bm25-index.ts';
+import { TF_ESCAPE } from './bm25-format.ts';
 
 const WHAT = 'BM25 index file';
 

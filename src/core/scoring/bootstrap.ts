@@ -12,7 +12,11 @@ import { pyRound } from '../python/round.ts';
 export interface BootstrapSettings {
   iterations: number;
   percentiles: readonly [number, number];
+  /** Called every PROGRESS_EVERY iterations and at the end with the iterations done. */
+  onProgress?: (done: number) => void;
 }
+
+export const PROGRESS_EVERY = 1000;
 
 export function createBootstrapRng(seed: number): Pcg64 {
   return Pcg64.fromSeed(seed);
@@ -39,6 +43,7 @@ export function stratifiedBootstrapCi(
       typeMeans[t] = numpyMean(resample);
     }
     macros[b] = numpyMean(typeMeans);
+    if ((b + 1) % PROGRESS_EVERY === 0 || b + 1 === settings.iterations) settings.onProgress?.(b + 1);
   }
   macros.sort();
   return [

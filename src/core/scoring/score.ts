@@ -236,6 +236,8 @@ export interface ScoreSubmissionInput {
   /** Appended to the report like validate/submit do. */
   extras?: { system_name?: string; split?: string; dataset_version?: string };
   onTaskDone?: (done: number, total: number) => void;
+  /** The bootstrap's progress: iterations done of both intervals (cited, then uncited). */
+  onBootstrap?: (done: number, total: number) => void;
 }
 
 interface TaskRun {
@@ -399,14 +401,19 @@ export async function scoreSubmission(input: ScoreSubmissionInput): Promise<Scor
   const perType = Object.fromEntries([...cited].map(([t, v]) => [t, pyMean(v)]));
   const perTypeUncited = Object.fromEntries([...uncited].map(([t, v]) => [t, pyMean(v)]));
   const rng = createBootstrapRng(profile.bootstrap.seed);
-  const bootstrap = { iterations: profile.bootstrap.iterations, percentiles: profile.bootstrap.percentiles };
+  const iterations = profile.bootstrap.iterations;
+  const bootstrapOf = (before: number) => ({
+    iterations,
+    percentiles: profile.bootstrap.percentiles,
+    onProgress: input.onBootstrap && ((done: number) => input.onBootstrap!(before + done, 2 * iterations)),
+  });
   const report: ScoreReport = {
     overall_cited_correctness: pyMean(Object.values(perType)),
-    overall_cited_correctness_ci95: stratifiedBootstrapCi(cited, rng, bootstrap),
+    overall_cited_correctness_ci95: stratifiedBootstrapCi(cited, rng, bootstrapOf(0)),
     overall_cited_correctness_micro: pyMean(runs.map((r) => r.outcome.cited)),
     per_type: perType,
     overall_uncited_correctness: pyMean(Object.values(perTypeUncited)),
-    overall_uncited_correctness_ci95: stratifiedBootstrapCi(uncited, rng, bootstrap),
+    overall_uncited_correctness_ci95: stratifiedBootstrapCi(uncited, rng, bootstrapOf(iterations)),
     overall_uncited_correctness_micro: pyMean(runs.map((r) => r.outcome.uncited)),
     per_type_uncited: perTypeUncited,
     citation_precision: pyMean(citPrec),

@@ -3,6 +3,7 @@
  * checking only the fields the scorer reads (the full release schemas live in core/release).
  */
 import { TASK_TYPES } from '../release/types.ts';
+import { MAX_BOOTSTRAP_ITERATIONS, MAX_GATE_CITATIONS, PROFILE_LIMIT_NOTES } from '../release/profile-limits.ts';
 import type { GoldItem, JudgeProfile, Task, TaskType } from '../release/types.ts';
 import { JsonlLineSplitter } from '../python/text-lines.ts';
 
@@ -112,6 +113,10 @@ export function parseJudgeProfile(value: unknown, file = 'judge-profile.json'): 
   }
   if (!Number.isInteger(r.gate_max_citations) || (r.gate_max_citations as number) < 0)
     problems.push('field gate_max_citations: expected a non-negative integer');
+  else if ((r.gate_max_citations as number) > MAX_GATE_CITATIONS)
+    problems.push(
+      `field gate_max_citations: ${String(r.gate_max_citations)} is too large (${PROFILE_LIMIT_NOTES.gate})`,
+    );
   if (typeof r.judge_error_abort_ratio !== 'number') problems.push('field judge_error_abort_ratio: expected a number');
   const prompts = r.prompts as Record<string, unknown> | undefined;
   for (const key of ['answer', 'aggregation', 'premise_id']) {
@@ -120,6 +125,10 @@ export function parseJudgeProfile(value: unknown, file = 'judge-profile.json'): 
   const b = r.bootstrap as Record<string, unknown> | undefined;
   if (!Number.isInteger(b?.iterations) || (b!.iterations as number) < 1)
     problems.push('field bootstrap.iterations: expected a positive integer');
+  else if ((b!.iterations as number) > MAX_BOOTSTRAP_ITERATIONS)
+    problems.push(
+      `field bootstrap.iterations: ${String(b!.iterations)} is too many (${PROFILE_LIMIT_NOTES.iterations})`,
+    );
   if (!Number.isInteger(b?.seed) || (b!.seed as number) < 0)
     problems.push('field bootstrap.seed: expected a non-negative integer');
   const p = b?.percentiles;

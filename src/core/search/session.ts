@@ -4,7 +4,7 @@
  * benchmark's retrievers do (docs/benchmark-spec.md 3), attaches chunk snippets, and evaluates a
  * method over a split's tasks.
  */
-import { CachingSource } from '../net/caching-source.ts';
+import { CachingSource } from '../release/caching-source.ts';
 import { OnlySource } from '../release/only-source.ts';
 import { loadRelease } from '../release/load.ts';
 import { planRelease } from '../release/plan.ts';

@@ -3,18 +3,13 @@
  * with a Link header as the Hub does) and resolve URLs (a file's bytes, after the Hub's redirect
  * to its file host).
  */
+import { isShardPath, type ShardEntry } from '../release/schemas/source-locator.ts';
 import { SourceError, Transfer } from './http.ts';
 import type { SourceLimits } from './limits.ts';
 import type { HfSourceSettings } from './settings.ts';
 
 /** One parquet file of the dataset. */
-export interface ShardEntry {
-  /** Path in the repository, e.g. "data/train-00000-of-00634.parquet". */
-  path: string;
-  size: number;
-  /** Content id: the LFS sha256 when there is one, else the git blob id. */
-  oid: string;
-}
+export { isShardPath, type ShardEntry };
 
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -24,18 +19,6 @@ export function treeUrl(s: HfSourceSettings): string {
 
 export function resolveUrl(s: HfSourceSettings, path: string): string {
   return `${s.endpoint}/datasets/${encodePath(s.dataset)}/resolve/${encodeURIComponent(s.revision)}/${encodePath(path)}`;
-}
-
-/** A repository path we are willing to request: relative, no `..`, ends in .parquet. */
-export function isShardPath(path: string): boolean {
-  return (
-    path.length <= 1000 &&
-    path.endsWith('.parquet') &&
-    !path.startsWith('/') &&
-    !path.split('/').some((seg) => seg === '' || seg === '.' || seg === '..') &&
-    !/[\\<>"|?*]/.test(path) &&
-    [...path].every((ch) => ch.charCodeAt(0) >= 0x20)
-  );
 }
 
 /** The `rel="next"` target of a Link header, when it stays on the endpoint's origin. */

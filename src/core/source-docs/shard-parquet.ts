@@ -3,7 +3,8 @@
  * rows of chosen columns of one row group. Reads are planned here, column chunk by column chunk,
  * so that nothing of another column (the media columns are hundreds of MB) is ever requested.
  */
-import { parquetMetadata, parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { checkedParquetMetadata } from '../parquet/checked-metadata.ts';
 import { errorMessage } from '../error-message.ts';
 import { SourceError } from './http.ts';
 
@@ -64,7 +65,7 @@ export async function readFooterBytes(
 
 export function parseFooter(bytes: Uint8Array, label: string): FileMetaData {
   try {
-    return parquetMetadata(bytes);
+    return checkedParquetMetadata(bytes);
   } catch (e) {
     throw new SourceError(`${label}: unreadable parquet footer (${errorMessage(e)})`, 'bad-data');
   }

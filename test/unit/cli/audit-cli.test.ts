@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../../support/cli.ts';
 import type { AuditReport } from '../../../src/core/audit/report.ts';
 import { emptyLabels, labelsJsonl, SPOT_FORMAT, type SpotLabel } from '../../../src/core/audit/spot-check/labels.ts';
 import { HAND_CORPUS, HAND_DOCS, HAND_TASKS, writeHandRelease } from '../../fixtures/audit/hand-release.ts';
@@ -11,18 +10,11 @@ import { startMockHub, tally, type MockHub } from '../../support/mock-hub.ts';
 import { makeSourceShards } from '../../support/source-shards.ts';
 import { hasShared, sharedNote, v10Dir as releaseDir } from '../../support/shared.ts';
 
-const exec = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../../..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ebx-audit-out-'));
 
 async function audit(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await exec('npx', ['tsx', 'src/cli/main.ts', 'audit', ...args], { cwd: root });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, out: x.stdout, err: x.stderr };
-  }
+  const r = await cli(['audit', ...args]);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 const readReport = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as AuditReport;

@@ -3,11 +3,11 @@
  * --out that is a folder, unreadable files, 100k-deep JSON, and terminal control sequences from
  * untrusted input. Each is run as a user runs it, through src/cli/main.ts.
  */
-import { execFile } from 'node:child_process';
 import { chmodSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cli as runCli, spawnCli, type CliRun } from '../../support/cli.ts';
 import { terminalSafe } from '../../../src/cli/terminal.ts';
 import {
   hasShared,
@@ -17,24 +17,12 @@ import {
   v10Dir,
 } from '../../support/shared.ts';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI; `asOtherUser` drops root (file permissions do not stop root), as uid/gid 65534. */
-function cli(args: string[], options: { asOtherUser?: boolean } = {}): Promise<Run> {
-  const drop = options.asOtherUser && process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(projectRootDir, 'node_modules/tsx/dist/cli.mjs'), 'src/cli/main.ts', ...args],
-      { cwd: projectRootDir, maxBuffer: 16 * 1024 * 1024, env: { PATH: process.env['PATH'] ?? '' }, ...drop },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+/**
+ * Runs the CLI in process; `asOtherUser` spawns it as uid/gid 65534 instead (file permissions do
+ * not stop root, so the process boundary is what that test needs).
+ */
+function cli(args: string[], options: { asOtherUser?: boolean } = {}): Promise<CliRun> {
+  return options.asOtherUser ? spawnCli(args, { asOtherUser: true }) : runCli(args, { env: { EBX_DEBUG: undefined } });
 }
 
 /** A temporary folder other users can enter (mkdtemp makes 0700 folders). */

@@ -1,9 +1,9 @@
 /** The CLI as a newcomer runs it on the sample release (issue 13, items 14 and 15). */
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../../support/cli.ts';
 import { defaultExtras } from '../../../src/cli/commands/score.ts';
 import { writeIndexFiles } from '../../../src/cli/index-build/register.ts';
 
@@ -11,14 +11,6 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const sample = path.join(root, 'static-data/sample');
 const slug = 'bm25-top-doc-sample';
 const sub = path.join(sample, 'submissions', slug);
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'src/cli/main.ts', ...args], { cwd: root }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 const scoreArgs = (predictions: string, out: string) => [
   'score',

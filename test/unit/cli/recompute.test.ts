@@ -1,9 +1,9 @@
 /** `recompute` run as a user runs it, and its core on hand-made reports. */
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../../support/cli.ts';
 import { parsePredictions } from '../../../src/core/scoring/predictions.ts';
 import { recomputeJudgeFree } from '../../../src/core/scoring/recompute.ts';
 import { parseTasksJsonl } from '../../../src/core/scoring/scoring-inputs.ts';
@@ -14,17 +14,7 @@ import {
   v10Dir,
 } from '../../support/shared.ts';
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'npx',
-      ['tsx', 'src/cli/main.ts', 'recompute', ...args],
-      { cwd: projectRootDir, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const recompute = (args: string[]) => cli(['recompute', ...args]);
 
 const sample = path.join(projectRootDir, 'static-data/sample');
 const sampleSubmission = path.join(sample, 'submissions/bm25-top-doc-sample');
@@ -45,7 +35,7 @@ describe('recompute (CLI)', () => {
   it.runIf(hasShared)(
     `bm25-reference of v1.0: every judge-free number equals the committed one, bit for bit (exit 0)${hasShared ? '' : ` (${sharedSkipReason})`}`,
     async () => {
-      const r = await cli([
+      const r = await recompute([
         path.join(v10Dir, 'submissions/bm25-reference'),
         '--tasks',
         path.join(v10Dir, 'full/tasks.jsonl'),
@@ -75,13 +65,13 @@ describe('recompute (CLI)', () => {
   );
 
   it('the sample submission: exit 0; one number changed by 1e-9: exit 1, naming it', async () => {
-    const ok = await cli([sampleSubmission, '--tasks', sampleTasks]);
+    const ok = await recompute([sampleSubmission, '--tasks', sampleTasks]);
     expect(ok.code).toBe(0);
     const changed = editedCopy(sampleSubmission, (s) => {
       const retrieval = s.retrieval as Record<string, number>;
       retrieval['recall@5'] = retrieval['recall@5']! + 1e-9;
     });
-    const r = await cli([changed, '--tasks', sampleTasks]);
+    const r = await recompute([changed, '--tasks', sampleTasks]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
       /retrieval\.recall@5 +0\.77246031846\d+ +0\.77246031746\d+ +DIFFERS by (9\.99\d+e-10|1\.00\d+e-9)\n/,
@@ -93,22 +83,22 @@ describe('recompute (CLI)', () => {
     const changed = editedCopy(sampleSubmission, (s) => {
       s.tokens_total = 1000;
     });
-    const r = await cli([changed, '--tasks', sampleTasks]);
+    const r = await recompute([changed, '--tasks', sampleTasks]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/tokens_total +1000 +\(absent\) +DIFFERS \(present in only one\)/);
   }, 60_000);
 
   it('exit 2 on bad usage: no --tasks, no folder, a folder without scores.json, an unknown option', async () => {
-    const noTasks = await cli([sampleSubmission]);
+    const noTasks = await recompute([sampleSubmission]);
     expect(noTasks.code).toBe(2);
     expect(noTasks.stderr).toContain('--tasks is required');
-    const noFolder = await cli([path.join(sample, 'no-such-folder'), '--tasks', sampleTasks]);
+    const noFolder = await recompute([path.join(sample, 'no-such-folder'), '--tasks', sampleTasks]);
     expect(noFolder.code).toBe(2);
     expect(noFolder.stderr).toContain('is not a folder');
-    const noScores = await cli([path.join(sample, 'full'), '--tasks', sampleTasks]);
+    const noScores = await recompute([path.join(sample, 'full'), '--tasks', sampleTasks]);
     expect(noScores.code).toBe(2);
     expect(noScores.stderr).toContain('has no scores.json');
-    const unknown = await cli([sampleSubmission, '--tasks', sampleTasks, '--fast']);
+    const unknown = await recompute([sampleSubmission, '--tasks', sampleTasks, '--fast']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown option --fast');
   }, 60_000);

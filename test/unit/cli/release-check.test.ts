@@ -1,23 +1,16 @@
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../../support/cli.ts';
 import { hasShared, projectRoot, sharedNote, v10Dir } from '../../support/shared.ts';
 
-const run = promisify(execFile);
 const root = projectRoot;
 const v10 = v10Dir;
 
 async function releaseCheck(...args: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'src/cli/main.ts', 'release-check', ...args], { cwd: root });
-    return { code: 0, out: stdout + stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, out: err.stdout + err.stderr };
-  }
+  const r = await cli(['release-check', ...args]);
+  return { code: r.code, out: r.stdout + r.stderr };
 }
 
 describe('release-check', () => {

@@ -1,24 +1,11 @@
 /** The scoring commands run as a user runs them: `npx tsx src/cli/main.ts <command> ...`. */
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../../support/cli.ts';
 import { writeJudgeCacheEntry } from '../../../src/adapters/node/judge-cache-fs.ts';
 import { goldenDir, hasShared, projectRoot, sharedNote, v10Dir } from '../../support/shared.ts';
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'npx',
-      ['tsx', 'src/cli/main.ts', ...args],
-      { cwd: projectRoot, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
 
 const golden = (name: string, file: string) => path.join(goldenDir, 'scoring', name, file);
 const profile = path.join(v10Dir, 'judge-profile.json');

@@ -1,34 +1,16 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli as runCli } from '../../support/cli.ts';
 import { parseLocator } from '../../../src/core/source-docs/locator.ts';
 import { startMockHub, tally, type MockHub } from '../../support/mock-hub.ts';
 import { hasShared, sharedNote, v10Dir } from '../../support/shared.ts';
 import { makeSourceShards, readSampleDocs, type SampleDoc } from '../../support/source-shards.ts';
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../../..');
 const v10 = v10Dir;
 
-async function cli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'src/cli/main.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, HF_ENDPOINT: '', ...env },
-      maxBuffer: 64 * 2 ** 20,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { HF_ENDPOINT: '', ...env } });
 
 let hub: MockHub;
 let docs: SampleDoc[];

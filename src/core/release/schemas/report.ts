@@ -1,4 +1,5 @@
 /** manifest.json, scores.json, leaderboard.json, submission metadata.json and the judge profile (spec 1.3, 1.5, 1.6, 2.4, 2.7). */
+import { MAX_BOOTSTRAP_ITERATIONS, MAX_GATE_CITATIONS } from '../profile-limits.ts';
 import {
   TASK_TYPES,
   type JudgeProfile,
@@ -134,12 +135,12 @@ export const judgeProfileValidator: Validator<JudgeProfile> = refine(
     judge_prompt_version: nonEmptyString,
     system: anyString,
     response_format: optional(object({ type: nonEmptyString })),
-    gate_max_citations: int({ min: 1 }),
+    gate_max_citations: int({ min: 1, max: MAX_GATE_CITATIONS }),
     judge_error_abort_ratio: num({ min: 0, max: 1 }),
     placeholder_rules: optional(recordOf(anyString)),
     prompts: object({ answer: promptTemplate, aggregation: promptTemplate, premise_id: promptTemplate }),
     bootstrap: object({
-      iterations: int({ min: 1 }),
+      iterations: int({ min: 1, max: MAX_BOOTSTRAP_ITERATIONS }),
       seed: int({ min: 0 }),
       generator: optional(anyString),
       percentiles: tuple(percentile, percentile),

@@ -135,9 +135,8 @@ describe('a refused load leaves the shown release exactly as it was', () => {
 describe('a release URL that never answers', () => {
   it('fails with a clear message after the timeout', { timeout: 60_000 }, async () => {
     const hung = await hungServer();
-    const started = Date.now();
+    // the server never answers: only the 0.5 s timeout can end this load, and the message says so
     const outcome = await service(500).load({ kind: 'url', base: hung });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(outcome.ok).toBe(false);
     expect(!outcome.ok && outcome.error).toContain(`${hung}release.json: no answer from the server in 0.5 s`);
   });
@@ -145,10 +144,12 @@ describe('a release URL that never answers', () => {
   it('a new load cancels it at once instead of queueing behind it', { timeout: 120_000 }, async () => {
     const api = service(); // the default 20 s timeout
     const hung = api.load({ kind: 'url', base: await hungServer() });
-    const started = Date.now();
+    let hungEnded = false;
+    void hung.then(() => (hungEnded = true));
     const sample = await api.load({ kind: 'url', base: await serve(sampleDir) });
     expect(sample.ok).toBe(true);
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // ended by the new load (cancelled), not by its own 20 s timeout after the new one queued behind it
+    expect(hungEnded).toBe(true);
     expect(await hung).toEqual({ ok: false, error: 'Cancelled: another release started loading.', cancelled: true });
     expect((await api.taskPage({}, { by: 'row_no', desc: false }, 0, 5)).total).toBeGreaterThan(0);
   });

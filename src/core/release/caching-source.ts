@@ -1,7 +1,7 @@
 import type { AsyncBuffer } from 'hyparquet';
-import type { PlannedFile } from '../release/layout.ts';
-import type { ReleasePlan } from '../release/plan.ts';
-import type { ReleaseSource } from '../release/source.ts';
+import type { PlannedFile } from './layout.ts';
+import type { ReleasePlan } from './plan.ts';
+import type { ReleaseSource } from './source.ts';
 
 /**
  * A release source that reads each file once while a release loads in steps (the first files,
