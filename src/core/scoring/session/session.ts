@@ -296,15 +296,16 @@ export class ScoreSession {
     }
     const premise = await planPremiseCalls(tasks, state.result, profile, replies);
     const uncached = await uncachedCalls([...phase1, ...premise], this.cache);
-    const firstKeys = new Set(phase1.map((c) => c.key));
+    // counted as a live run counts its progress: every distinct call known now, premise checks included
+    const known = new Set([...phase1, ...premise].map((c) => c.key));
     const pendingPremise = tasks.filter((t) => {
       if (t.type !== 'false_premise') return false;
       const call = phase1.find((c) => c.task_id === t.task_id);
       return call !== undefined && !replies.has(call.key);
     }).length;
     return {
-      calls: firstKeys.size,
-      cached: [...firstKeys].filter((k) => replies.has(k)).length,
+      calls: known.size,
+      cached: known.size - uncached.length,
       pendingPremise,
       estimate: estimateJudgeCost(uncached),
     };
