@@ -12,6 +12,7 @@ import type { CallLock } from '../../judge/runner.ts';
 import type { JudgeProgress } from '../../judge/types.ts';
 import type { SplitName, SubmissionMetadata, Task, JudgeProfile } from '../../release/types.ts';
 import { parsePredictionsStream, type PredictionsResult } from '../predictions.ts';
+import { defaultReportFields, type ReportFields } from '../report-fields.ts';
 import {
   computeDeterministicMetrics,
   JudgeCallMissingError,
@@ -311,6 +312,14 @@ export class ScoreSession {
     };
   }
 
+  /**
+   * The report fields a slot's scores.json gets when the page's fields are left empty, by the
+   * CLI's rule (report-fields.ts): the submission's metadata.json, else the release split scored.
+   */
+  reportFieldDefaults(slot: PredictionSlot): ReportFields {
+    return defaultReportFields(this.slots[slot]?.metadata, this.inputsOf.tasksPlace()).fields;
+  }
+
   pause(): void {
     this.live.pause();
   }
@@ -355,7 +364,7 @@ export class ScoreSession {
       if (failure) throw failure;
       throw new JudgeCallMissingError(call);
     };
-    const extras = options.extras ?? {};
+    const extras = { ...this.reportFieldDefaults(slot), ...options.extras };
     try {
       const outcome = await scoreSubmission({ tasks, predictions: state.result, profile, judge, extras });
       state.outcome = outcome;
