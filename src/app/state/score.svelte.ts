@@ -2,6 +2,7 @@ import { errorMessage } from '../../core/error-message.ts';
 import * as Comlink from 'comlink';
 import type { JudgeProgress } from '../../core/judge/types.ts';
 import type { SplitName, SubmissionMetadata } from '../../core/release/types.ts';
+import type { ReportFields } from '../../core/scoring/report-fields.ts';
 import type {
   CacheImportResult,
   CacheInfo,
@@ -52,6 +53,8 @@ class ScoreState {
   running = $state(false);
   paused = $state(false);
   comparison = $state.raw<ComparisonView | undefined>();
+  /** What scores.json gets for a report field left empty (the CLI's rule: metadata.json, else the split scored). */
+  reportDefaults = $state.raw<ReportFields>({});
 
   slot(which: PredictionSlot): SlotState {
     return which === 'primary' ? this.primary : this.second;
@@ -115,8 +118,26 @@ class ScoreState {
     }
   }
 
-  applyMetadata(meta: Partial<SubmissionMetadata> | undefined): void {
+  /** The report fields a submission's metadata filled in: cleared when other predictions are picked, unless edited. */
+  private fromMetadata: ReportFields = {};
+
+  private clearMetadataFields(): void {
+    const m = this.fromMetadata;
+    if (m.system_name !== undefined && this.systemName === m.system_name) this.systemName = '';
+    if (m.split !== undefined && this.splitExtra === m.split) this.splitExtra = '';
+    if (m.dataset_version !== undefined && this.datasetVersion === m.dataset_version) this.datasetVersion = '';
+    this.fromMetadata = {};
+  }
+
+  /** Fills the report fields from a metadata.json; `ofSubmission`: a release submission's, which picking other predictions undoes. */
+  applyMetadata(meta: Partial<SubmissionMetadata> | undefined, ofSubmission = false): void {
     if (!meta) return;
+    if (ofSubmission)
+      this.fromMetadata = {
+        ...(typeof meta.system_name === 'string' ? { system_name: meta.system_name } : {}),
+        ...(typeof meta.split === 'string' ? { split: meta.split } : {}),
+        ...(typeof meta.dataset_version === 'string' ? { dataset_version: meta.dataset_version } : {}),
+      };
     if (typeof meta.system_name === 'string') this.systemName = meta.system_name;
     if (typeof meta.split === 'string') this.splitExtra = meta.split;
     if (typeof meta.dataset_version === 'string') this.datasetVersion = meta.dataset_version;
@@ -153,6 +174,7 @@ class ScoreState {
 
   async setPredictions(which: PredictionSlot, file: File): Promise<void> {
     this.slot(which).name = file.name;
+    if (which === 'primary') this.clearMetadataFields();
     await this.runValidation(which, () => scoreWorker().setPredictions(which, file.name, file));
     if (which === 'primary') await this.refreshPlan();
   }
@@ -161,7 +183,7 @@ class ScoreState {
     this.slot(which).name = `${slug}/predictions.jsonl`;
     await this.runValidation(which, async () => {
       const view = await scoreWorker().useReleaseSubmission(which, slug);
-      if (which === 'primary') this.applyMetadata(view.metadata);
+      if (which === 'primary') this.applyMetadata(view.metadata, true);
       return view;
     });
     if (which === 'primary') await this.refreshPlan();
@@ -169,6 +191,7 @@ class ScoreState {
 
   async refreshPlan(): Promise<void> {
     this.plan = undefined;
+    this.reportDefaults = await scoreWorker().reportFieldDefaults('primary');
     if (!this.primary.validation?.ok) return;
     try {
       this.plan = await scoreWorker().plan('primary');
