@@ -114,6 +114,26 @@ test.describe('scoring the official release with the judge profile the site ship
     expect(JSON.parse(lone)).toMatchObject({ split: 'full', dataset_version: 'v1.0' });
   });
 
+  test('the same files by URL, without the entry: the page says where to get a profile and takes the one picked', async ({
+    page,
+  }) => {
+    await page.goto(`/?release=${encodeURIComponent(mirror.url)}&view=score`);
+    await expect(page.getByTestId('profile-help')).toContainText('This release has no judge profile');
+    await expect(page.getByTestId('inputs-state')).toContainText('pick its judge-profile.json');
+    const copy = page.getByTestId('profile-copy');
+    await expect(copy).toHaveAttribute('href', /static-data\/judge-profiles\/epstein-bench-v1\.0\.json$/);
+    // the link serves the pinned bytes
+    const served = await page.request.get((await copy.getAttribute('href'))!);
+    expect(Buffer.from(await served.body()).equals(readFileSync(siteProfileFile))).toBe(true);
+    await setFile(page, 'profile-file', 'judge-profile.json', readFileSync(siteProfileFile));
+    await expect(page.getByTestId('inputs-state')).toContainText(
+      'Judge: gpt-5.5-2026-04-23, prompts v2 (judge-profile.json)',
+    );
+    await page.getByTestId('release-submission').selectOption('bm25-reference');
+    await expect(page.getByTestId('validation-ok')).toBeVisible();
+    await expect(page.getByTestId('judge-estimate')).toBeVisible();
+  });
+
   test('a live run against the mock judge sends only what the cache lacks, and exports the CLI bytes', async ({
     page,
     context,
