@@ -67,6 +67,25 @@ test('a refused key stops the run at once and the page shows the status and the 
   await expect(page.getByTestId('score-status')).not.toContainText(/type an API key/);
 });
 
+test('failed calls: the panel says why in one line, with how many share the reason', async ({ page }) => {
+  mock = await startMockJudgeServer({
+    fallback: (request) =>
+      promptOf(request).includes('FAIL-ME')
+        ? { status: 400, body: { error: { message: 'prompt too long', code: 'context_length_exceeded' } } }
+        : { reply: mockReply(promptOf(request)) },
+  });
+  const predictions = livePredictions('reasons')
+    .split('\n')
+    .map((line, i) => (i < 3 ? line.replace('(reasons)', '(reasons FAIL-ME)') : line))
+    .join('\n');
+  await prepare(page, predictions, `${mock.url}/v1`);
+  await page.getByTestId('score-run').click();
+  await expect(page.getByTestId('scorecard')).toBeVisible();
+  await expect(page.getByTestId('judge-failure-reason')).toContainText(
+    /^3 calls failed: .*context_length_exceeded.*prompt too long.* \(all for this reason\)$/,
+  );
+});
+
 test('two tabs scoring the same predictions send each judge call once', async ({ context }) => {
   const server = (mock = await startMockJudgeServer({
     fallback: (r) => ({ reply: mockReply(promptOf(r)), delayMs: 30 }),

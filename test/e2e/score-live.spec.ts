@@ -211,14 +211,23 @@ test('a reload in the middle of a run resumes without repeating cached calls', a
     expect(firstRun).toBe(answered + JUDGE_CONCURRENCY);
     mock.release();
 
-    await prepare(page, predictions, 'openai', `${mock.url}/v1`);
+    // the predictions are kept with the run: the page offers to resume it without picking them again
+    await expect(page.getByTestId('judge-resume-run')).toHaveText('Resume scoring predictions.jsonl');
     await expect(page.getByTestId('cache-stored')).toHaveText(String(answered));
-    await page.getByTestId('score-run').click();
+    await page.getByTestId('judge-provider').selectOption('openai');
+    await page.getByTestId('judge-base-url').fill(`${mock.url}/v1`);
+    await page.getByTestId('judge-key').fill(KEY);
+    await page.getByTestId('judge-resume-run').click();
     await expect(page.getByTestId('scorecard')).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByTestId('validation')).toContainText('predictions.jsonl');
     const secondRun = mock.requests.slice(firstRun);
     expect(secondRun.length).toBe(prompts.size - answered);
     expect(new Set(secondRun.map(promptOf)).size).toBe(secondRun.length);
     await expect(page.getByTestId('judge-progress-text')).toContainText(`${answered} cached, 0 failed`);
+    // the run ended: a reload offers nothing to resume
+    await page.reload();
+    await expect(page.getByTestId('inputs-state')).toContainText('Judge:');
+    await expect(page.getByTestId('judge-interrupted')).toHaveCount(0);
   } finally {
     await mock.close();
   }

@@ -129,8 +129,12 @@ test.describe('the embedded sample release', () => {
       entries: Array<{ overall_cited_correctness: number }>;
     };
     const mine = (JSON.parse(bytes) as { overall_cited_correctness: number }).overall_cited_correctness;
-    const rank = 1 + board.entries.filter((e) => e.overall_cited_correctness >= mine).length;
+    // ties share a rank: the file sits with its own committed entry, both numbered alike
+    const rank = 1 + board.entries.filter((e) => e.overall_cited_correctness > mine).length;
+    expect(board.entries.some((e) => e.overall_cited_correctness === mine)).toBe(true);
     await expect(page.getByTestId('leaderboard-place')).toContainText(`rank ${rank} of ${board.entries.length + 1}`);
+    await expect(page.getByTestId('leaderboard-new')).toHaveAttribute('value', String(rank));
+    await expect(page.getByTestId('leaderboard-entry').nth(rank - 1)).toHaveAttribute('value', String(rank));
 
     // per-task verdicts: expand one to see its prompt and reply, filter the refused ones
     await page.getByTestId('verdict-row').first().getByRole('button').click();

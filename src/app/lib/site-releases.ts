@@ -18,6 +18,8 @@ export interface SiteRelease {
   pinnedAt?: string;
   /** A file under static-data/ listing its task ids' first 8 characters, to name a task's release without loading it. */
   taskIds?: string;
+  /** A judge profile under static-data/ for a release that ships none (the benchmark keeps its judge in code), pinned by sha256. */
+  judgeProfile?: { path: string; sha256: string };
 }
 
 /** What `?release=` names: a shipped release, a base URL, a remembered folder, or files picked once. */
@@ -63,7 +65,16 @@ export function shippedSpec(entry: SiteRelease, only?: string[]): SourceSpec {
   const base = entry.url
     ? new URL(entry.url, siteRoot()).href
     : new URL(`static-data/${entry.path ?? `${entry.id}/`}`, siteRoot()).href;
-  return { kind: 'url', base, ...(entry.layout ? { layout: entry.layout } : {}), ...(only ? { only } : {}) };
+  const judgeProfile = entry.judgeProfile
+    ? { url: new URL(`static-data/${entry.judgeProfile.path}`, siteRoot()).href, sha256: entry.judgeProfile.sha256 }
+    : undefined;
+  return {
+    kind: 'url',
+    base,
+    ...(entry.layout ? { layout: entry.layout } : {}),
+    ...(only ? { only } : {}),
+    ...(judgeProfile ? { judgeProfile } : {}),
+  };
 }
 
 let shippedList: Promise<SiteRelease[]> | undefined;

@@ -2,6 +2,7 @@ import { errorMessage } from '../../core/error-message.ts';
 import * as Comlink from 'comlink';
 import type { JudgeProgress } from '../../core/judge/types.ts';
 import type { SplitName, SubmissionMetadata } from '../../core/release/types.ts';
+import type { ReportFields } from '../../core/scoring/report-fields.ts';
 import type {
   CacheImportResult,
   CacheInfo,
@@ -14,6 +15,8 @@ import type {
   ScoreRunResult,
   ValidationView,
 } from '../../core/scoring/session/index.ts';
+import { clearLiveRun, loadLiveRun, saveLiveRun, type LiveRunRecord } from '../../adapters/browser/idb-live-run.ts';
+import { sourceKey } from '../../core/release/source-spec.ts';
 import { scoreWorker } from '../data/score-client.ts';
 import { judgeSettings } from './score-judge.svelte.ts';
 import { release } from './release.svelte.ts';
@@ -52,6 +55,14 @@ class ScoreState {
   running = $state(false);
   paused = $state(false);
   comparison = $state.raw<ComparisonView | undefined>();
+  /** What scores.json gets for a report field left empty (the CLI's rule: metadata.json, else the split scored). */
+  reportDefaults = $state.raw<ReportFields>({});
+  /** A live run a reload interrupted: its predictions are kept in this browser, so it can go on. */
+  resumable = $state.raw<{ name: string } | undefined>();
+  resumeMessage = $state<string | undefined>();
+  private interrupted?: LiveRunRecord;
+  /** The primary predictions as picked: what a live run keeps so that a reload can resume it. */
+  private primarySource?: LiveRunRecord['predictions'];
 
   slot(which: PredictionSlot): SlotState {
     return which === 'primary' ? this.primary : this.second;
@@ -72,6 +83,42 @@ class ScoreState {
     }
     await this.applyChoice();
     await this.refreshCache();
+    await this.findInterruptedRun();
+  }
+
+  private async findInterruptedRun(): Promise<void> {
+    const record = release.spec ? await loadLiveRun() : undefined;
+    this.interrupted = record && record.release === sourceKey(release.spec!) ? record : undefined;
+    const p = this.interrupted?.predictions;
+    this.resumable = p ? { name: p.kind === 'file' ? p.name : `${p.slug}/predictions.jsonl` } : undefined;
+  }
+
+  /** Picks the interrupted run's predictions and tasks again, and goes on judging when a key is typed. */
+  async resumeInterrupted(model: string | undefined): Promise<void> {
+    const record = this.interrupted;
+    if (!record) return;
+    this.resumable = undefined;
+    this.interrupted = undefined;
+    if (record.tasks.kind === 'release' && this.releaseInfo?.splits.some((s) => s.split === record.tasks.split)) {
+      this.tasksKind = 'release';
+      this.split = (record.tasks as { split: SplitName }).split;
+      await this.applyChoice();
+    }
+    const p = record.predictions;
+    if (p.kind === 'file') await this.setPredictions('primary', new File([p.blob], p.name));
+    else await this.useReleaseSubmission('primary', p.slug);
+    if (!this.primary.validation?.ok) return;
+    if (judgeSettings.apiKey.trim() === '') {
+      this.resumeMessage = `${p.kind === 'file' ? p.name : p.slug} is picked again; type your API key and press "Judge and score" to go on (the replies already received are not asked again).`;
+      return;
+    }
+    await this.score('primary', model);
+  }
+
+  async discardInterrupted(): Promise<void> {
+    this.resumable = undefined;
+    this.interrupted = undefined;
+    await clearLiveRun();
   }
 
   async applyChoice(): Promise<void> {
@@ -115,8 +162,26 @@ class ScoreState {
     }
   }
 
-  applyMetadata(meta: Partial<SubmissionMetadata> | undefined): void {
+  /** The report fields a submission's metadata filled in: cleared when other predictions are picked, unless edited. */
+  private fromMetadata: ReportFields = {};
+
+  private clearMetadataFields(): void {
+    const m = this.fromMetadata;
+    if (m.system_name !== undefined && this.systemName === m.system_name) this.systemName = '';
+    if (m.split !== undefined && this.splitExtra === m.split) this.splitExtra = '';
+    if (m.dataset_version !== undefined && this.datasetVersion === m.dataset_version) this.datasetVersion = '';
+    this.fromMetadata = {};
+  }
+
+  /** Fills the report fields from a metadata.json; `ofSubmission`: a release submission's, which picking other predictions undoes. */
+  applyMetadata(meta: Partial<SubmissionMetadata> | undefined, ofSubmission = false): void {
     if (!meta) return;
+    if (ofSubmission)
+      this.fromMetadata = {
+        ...(typeof meta.system_name === 'string' ? { system_name: meta.system_name } : {}),
+        ...(typeof meta.split === 'string' ? { split: meta.split } : {}),
+        ...(typeof meta.dataset_version === 'string' ? { dataset_version: meta.dataset_version } : {}),
+      };
     if (typeof meta.system_name === 'string') this.systemName = meta.system_name;
     if (typeof meta.split === 'string') this.splitExtra = meta.split;
     if (typeof meta.dataset_version === 'string') this.datasetVersion = meta.dataset_version;
@@ -153,15 +218,20 @@ class ScoreState {
 
   async setPredictions(which: PredictionSlot, file: File): Promise<void> {
     this.slot(which).name = file.name;
+    if (which === 'primary') {
+      this.clearMetadataFields();
+      this.primarySource = { kind: 'file', name: file.name, blob: file };
+    }
     await this.runValidation(which, () => scoreWorker().setPredictions(which, file.name, file));
     if (which === 'primary') await this.refreshPlan();
   }
 
   async useReleaseSubmission(which: PredictionSlot, slug: string): Promise<void> {
     this.slot(which).name = `${slug}/predictions.jsonl`;
+    if (which === 'primary') this.primarySource = { kind: 'submission', slug };
     await this.runValidation(which, async () => {
       const view = await scoreWorker().useReleaseSubmission(which, slug);
-      if (which === 'primary') this.applyMetadata(view.metadata);
+      if (which === 'primary') this.applyMetadata(view.metadata, true);
       return view;
     });
     if (which === 'primary') await this.refreshPlan();
@@ -169,6 +239,7 @@ class ScoreState {
 
   async refreshPlan(): Promise<void> {
     this.plan = undefined;
+    this.reportDefaults = await scoreWorker().reportFieldDefaults('primary');
     if (!this.primary.validation?.ok) return;
     try {
       this.plan = await scoreWorker().plan('primary');
@@ -240,6 +311,8 @@ class ScoreState {
     this.running = true;
     this.paused = false;
     this.progress = undefined;
+    this.resumeMessage = undefined;
+    const kept = live && which === 'primary' ? await this.keepRun() : false;
     slot.result = undefined;
     slot.busy = true;
     try {
@@ -259,9 +332,22 @@ class ScoreState {
       this.running = false;
       this.paused = false;
     }
+    // the run ended in this page (scored, cancelled, refused): nothing is left to resume
+    if (kept) await clearLiveRun();
     await this.refreshCache();
     await this.refreshPlan();
     this.comparison = (await scoreWorker().compare()) ?? undefined;
+  }
+
+  /** Keeps the run's predictions in IndexedDB until it ends, so that a reload can resume it. */
+  private async keepRun(): Promise<boolean> {
+    if (!release.spec || !this.primarySource) return false;
+    return saveLiveRun({
+      release: sourceKey(release.spec),
+      tasks: this.tasksKind === 'release' ? { kind: 'release', split: this.split } : { kind: 'file' },
+      predictions: this.primarySource,
+      startedAt: new Date().toISOString(),
+    });
   }
 
   async pause(): Promise<void> {

@@ -6,8 +6,9 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { SPLITS, type JudgeProfile, type Task } from '../../core/release/types.ts';
+import type { JudgeProfile, Task } from '../../core/release/types.ts';
 import { parsePredictionsStream } from '../../core/scoring/predictions.ts';
+import { defaultReportFields } from '../../core/scoring/report-fields.ts';
 import type { PredictionsOptions, PredictionsResult } from '../../core/scoring/predictions.ts';
 import { JudgeCallsMissingError, ScoringAbortedError, scoreSubmission } from '../../core/scoring/score.ts';
 import type { JudgeFn, ScoringOutcome, ScoreSubmissionInput } from '../../core/scoring/score.ts';
@@ -230,31 +231,22 @@ export async function defaultExtras(
   predictionsFile: string,
   tasksFile: string,
 ): Promise<{ extras: Extras; sources: string[] }> {
-  const extras: Extras = {};
-  const sources: string[] = [];
   const metaFile = path.join(path.dirname(predictionsFile), 'metadata.json');
   const meta = await readJsonIfPresent(metaFile);
-  if (meta) {
-    for (const key of ['system_name', 'split', 'dataset_version'] as const)
-      if (typeof meta[key] === 'string' && meta[key] !== '') extras[key] = meta[key];
-    if (Object.keys(extras).length) sources.push(metaFile);
-  }
   const splitDir = path.dirname(path.resolve(tasksFile));
-  const split = path.basename(splitDir);
-  if (extras.split === undefined && (SPLITS as readonly string[]).includes(split)) {
-    extras.split = split;
-    sources.push(`the tasks' folder (${split})`);
-  }
-  if (extras.dataset_version === undefined) {
-    const root = path.dirname(splitDir);
-    const manifest = await readJsonIfPresent(path.join(root, 'manifest.json'));
-    const descriptor = await readJsonIfPresent(path.join(root, 'release.json'));
-    const version = manifest?.version ?? descriptor?.dataset_version;
-    if (typeof version === 'string' && version !== '') {
-      extras.dataset_version = version;
-      sources.push(path.join(root, manifest?.version ? 'manifest.json' : 'release.json'));
-    }
-  }
+  const root = path.dirname(splitDir);
+  const manifest = await readJsonIfPresent(path.join(root, 'manifest.json'));
+  const descriptor = await readJsonIfPresent(path.join(root, 'release.json'));
+  const version = manifest?.version ?? descriptor?.dataset_version;
+  const { fields: extras, from } = defaultReportFields(meta, {
+    split: path.basename(splitDir),
+    ...(typeof version === 'string' ? { datasetVersion: version } : {}),
+  });
+  const sources: string[] = [];
+  if (Object.values(from).includes('metadata')) sources.push(metaFile);
+  if (from.split === 'tasks') sources.push(`the tasks' folder (${extras.split})`);
+  if (from.dataset_version === 'tasks')
+    sources.push(path.join(root, manifest?.version ? 'manifest.json' : 'release.json'));
   return { extras, sources };
 }
 

@@ -3,7 +3,7 @@ import { JudgeError } from './errors.ts';
 import { withRetries, type RetryOptions } from './retry.ts';
 import { JudgeRunControl } from './run-control.ts';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, stopFor, type JudgeStop } from './run-stop.ts';
-import type { JudgeCache, JudgeCall, JudgeProgress, JudgeProvider } from './types.ts';
+import { withFailure, type JudgeCache, type JudgeCall, type JudgeProgress, type JudgeProvider } from './types.ts';
 
 export const DEFAULT_JUDGE_CONCURRENCY = 4;
 
@@ -116,6 +116,7 @@ export async function runJudgeCalls(options: JudgeRunOptions): Promise<JudgeRunR
       if (error.kind === 'cancelled' || control.cancelled) return;
       failures.set(call.key, error);
       progress.failed++;
+      progress.firstFailure = withFailure(progress, error.message);
       progress.done++;
       const stop = stopFor(error, ++consecutiveFailures, maxConsecutive);
       if (stop !== undefined && stopped === undefined) {

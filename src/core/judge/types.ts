@@ -57,4 +57,13 @@ export interface JudgeProgress {
   failed: number;
   /** Keys taken by a worker and not yet finished: request sent, waiting to retry, or held by a pause. */
   inFlight: number;
+  /** The first failure's reason and how many failed calls share it (word for word), so a panel can say why. */
+  firstFailure?: { reason: string; count: number };
+}
+
+/** Counts a failed call into the progress's first failure: the first reason, and each later one that equals it. */
+export function withFailure(progress: JudgeProgress, reason: string): JudgeProgress['firstFailure'] {
+  const first = progress.firstFailure;
+  if (!first) return { reason, count: 1 };
+  return first.reason === reason ? { reason, count: first.count + 1 } : first;
 }

@@ -6,9 +6,10 @@ import type { LayoutName } from './layout.ts';
 /**
  * `only` (embeds): load just these file kinds of an our-layout release, besides its questions and tasks.
  * `layout`: the layout when known (a URL cannot be listed), so that no other layout is probed.
+ * `judgeProfile`: the judge profile the site ships for a release that has none (releases.json), pinned by sha256.
  */
 export type SourceSpec =
-  | { kind: 'url'; base: string; only?: string[]; layout?: LayoutName }
+  | { kind: 'url'; base: string; only?: string[]; layout?: LayoutName; judgeProfile?: { url: string; sha256: string } }
   | { kind: 'files'; label: string; files: Array<{ path: string; file: Blob }> };
 
 /**

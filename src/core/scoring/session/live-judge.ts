@@ -94,13 +94,18 @@ export class LiveJudge {
       if (first.cancelled) return { status: 'stopped', result: { status: 'cancelled', progress: first.progress } };
       const premise = await planPremiseCalls(tasks, predictions, profile, first.replies);
       const base = first.progress;
-      const sum = (p: JudgeProgress): JudgeProgress => ({
-        total: base.total + p.total,
-        done: base.done + p.done,
-        cached: base.cached + p.cached,
-        failed: base.failed + p.failed,
-        inFlight: p.inFlight,
-      });
+      const sum = (p: JudgeProgress): JudgeProgress => {
+        const first = base.firstFailure ?? p.firstFailure;
+        const same = base.firstFailure && p.firstFailure?.reason === first?.reason ? p.firstFailure.count : 0;
+        return {
+          total: base.total + p.total,
+          done: base.done + p.done,
+          cached: base.cached + p.cached,
+          failed: base.failed + p.failed,
+          inFlight: p.inFlight,
+          ...(first ? { firstFailure: { reason: first.reason, count: first.count + same } } : {}),
+        };
+      };
       const second = await runJudgeCalls({ ...common, calls: premise, onProgress: (p) => onProgress?.(sum(p)) });
       const progress = sum({ ...second.progress, inFlight: 0 });
       if (second.stopped) return { status: 'stopped', result: { status: 'stopped', ...second.stopped, progress } };

@@ -20,6 +20,10 @@ export interface ReleaseScoringInputs {
   datasetVersion: string;
   tasks: Partial<Record<SplitName, Task[]>>;
   profile?: JudgeProfile;
+  /** Where the profile comes from when it is not the release's own file (the site's copy). */
+  profileSource?: string;
+  /** Why the site's copy of the profile was refused. */
+  profileError?: string;
   leaderboard?: Leaderboard;
   submissions: LoadedSubmission[];
   /** Replies the release ships, by cache key (empty when it ships none). */

@@ -6,8 +6,10 @@
 import { errorMessage } from '../../error-message.ts';
 import { sourceOf, type SourceSpec } from '../../release/source-spec.ts';
 import type { JudgeProfile, SplitName, Task } from '../../release/types.ts';
+import type { TasksPlace } from '../report-fields.ts';
 import { parseJudgeProfile, parseTasksJsonl } from '../scoring-inputs.ts';
 import { loadReleaseScoringInputs, type ReleaseScoringInputs } from './release-inputs.ts';
+import { readSiteJudgeProfile } from './site-profile.ts';
 
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
@@ -20,6 +22,10 @@ export interface ReleaseInfo {
   splits: Array<{ split: SplitName; tasks: number }>;
   hasProfile: boolean;
   profileModel?: string;
+  /** Set when the profile is not the release's own file: where it comes from (the site's copy). */
+  profileSource?: string;
+  /** Why the site's copy of the judge profile was refused. */
+  profileError?: string;
   submissions: Array<{ slug: string; system_name?: string; split?: string }>;
   shippedCacheEntries: number;
   shippedCacheError?: string;
@@ -47,9 +53,21 @@ export class ScoreInputs {
 
   constructor(private readonly baseHref: string) {}
 
-  async useRelease(spec: SourceSpec): Promise<ReleaseInfo> {
-    this.release = await loadReleaseScoringInputs(sourceOf(spec, this.baseHref));
-    return releaseInfo(this.release);
+  /** `fetchFn` reads the site's copy of a judge profile when the release has none of its own. */
+  async useRelease(spec: SourceSpec, fetchFn?: typeof fetch): Promise<ReleaseInfo> {
+    const release = await loadReleaseScoringInputs(sourceOf(spec, this.baseHref));
+    if (!release.profile && spec.kind === 'url' && spec.judgeProfile) {
+      const site = await readSiteJudgeProfile(
+        { url: new URL(spec.judgeProfile.url, this.baseHref).href, sha256: spec.judgeProfile.sha256 },
+        fetchFn,
+      );
+      if ('profile' in site) {
+        release.profile = site.profile;
+        release.profileSource = site.source;
+      } else release.profileError = site.error;
+    }
+    this.release = release;
+    return releaseInfo(release);
   }
 
   /** Reads a dropped tasks.jsonl and selects it; throws with the file, line and field at fault. */
@@ -95,8 +113,17 @@ export class ScoreInputs {
           ? 'Drop a tasks.jsonl.'
           : `The release has no tasks for the ${this.tasksChoice.split} split.`;
     else if (!profile)
-      state.error = this.profileChoice === 'file' ? 'Drop a judge-profile.json.' : 'The release has no judge profile.';
+      state.error =
+        this.profileChoice === 'file'
+          ? 'Drop a judge-profile.json.'
+          : (this.release?.profileError ?? 'The release has no judge profile: pick its judge-profile.json.');
     return state;
+  }
+
+  /** Where the chosen tasks come from, for the report fields: a release split, or a dropped file (unknown). */
+  tasksPlace(): TasksPlace {
+    if (this.tasksChoice.kind === 'file' || !this.release) return {};
+    return { split: this.tasksChoice.split, datasetVersion: this.release.datasetVersion };
   }
 
   tasks(): { source: string; tasks: Task[] } | undefined {
@@ -109,7 +136,9 @@ export class ScoreInputs {
   profile(): { source: string; profile: JudgeProfile } | undefined {
     if (this.profileChoice === 'file')
       return this.profileFile ? { source: this.profileFile.name, profile: this.profileFile.profile } : undefined;
-    return this.release?.profile ? { source: `${this.release.label}`, profile: this.release.profile } : undefined;
+    const r = this.release;
+    if (!r?.profile) return undefined;
+    return { source: r.profileSource ? `${r.label}, ${r.profileSource}` : r.label, profile: r.profile };
   }
 }
 
@@ -123,6 +152,8 @@ function releaseInfo(r: ReleaseScoringInputs): ReleaseInfo {
     })),
     hasProfile: r.profile !== undefined,
     ...(r.profile ? { profileModel: r.profile.judge_model } : {}),
+    ...(r.profileSource ? { profileSource: r.profileSource } : {}),
+    ...(r.profileError ? { profileError: r.profileError } : {}),
     submissions: r.submissions.map((s) => ({
       slug: s.slug,
       ...(s.metadata?.system_name !== undefined ? { system_name: s.metadata.system_name } : {}),

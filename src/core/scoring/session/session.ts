@@ -12,6 +12,7 @@ import type { CallLock } from '../../judge/runner.ts';
 import type { JudgeProgress } from '../../judge/types.ts';
 import type { SplitName, SubmissionMetadata, Task, JudgeProfile } from '../../release/types.ts';
 import { parsePredictionsStream, type PredictionsResult } from '../predictions.ts';
+import { defaultReportFields, type ReportFields } from '../report-fields.ts';
 import {
   computeDeterministicMetrics,
   JudgeCallMissingError,
@@ -296,18 +297,27 @@ export class ScoreSession {
     }
     const premise = await planPremiseCalls(tasks, state.result, profile, replies);
     const uncached = await uncachedCalls([...phase1, ...premise], this.cache);
-    const firstKeys = new Set(phase1.map((c) => c.key));
+    // counted as a live run counts its progress: every distinct call known now, premise checks included
+    const known = new Set([...phase1, ...premise].map((c) => c.key));
     const pendingPremise = tasks.filter((t) => {
       if (t.type !== 'false_premise') return false;
       const call = phase1.find((c) => c.task_id === t.task_id);
       return call !== undefined && !replies.has(call.key);
     }).length;
     return {
-      calls: firstKeys.size,
-      cached: [...firstKeys].filter((k) => replies.has(k)).length,
+      calls: known.size,
+      cached: known.size - uncached.length,
       pendingPremise,
       estimate: estimateJudgeCost(uncached),
     };
+  }
+
+  /**
+   * The report fields a slot's scores.json gets when the page's fields are left empty, by the
+   * CLI's rule (report-fields.ts): the submission's metadata.json, else the release split scored.
+   */
+  reportFieldDefaults(slot: PredictionSlot): ReportFields {
+    return defaultReportFields(this.slots[slot]?.metadata, this.inputsOf.tasksPlace()).fields;
   }
 
   pause(): void {
@@ -354,7 +364,7 @@ export class ScoreSession {
       if (failure) throw failure;
       throw new JudgeCallMissingError(call);
     };
-    const extras = options.extras ?? {};
+    const extras = { ...this.reportFieldDefaults(slot), ...options.extras };
     try {
       const outcome = await scoreSubmission({ tasks, predictions: state.result, profile, judge, extras });
       state.outcome = outcome;

@@ -64,9 +64,16 @@ export interface TaskDetail {
 }
 
 export interface LeaderboardPlace {
-  /** 1-based rank the new score would take among the leaderboard's entries. */
+  /** 1-based rank the new score takes: one more than the entries scoring strictly higher (ties share a rank). */
   rank: number;
-  entries: Array<{ system_name: string; overall_cited_correctness: number; split?: string; isNew: boolean }>;
+  /** Best first; each with its rank (equal scores share one), the new score before its equals. */
+  entries: Array<{
+    system_name: string;
+    overall_cited_correctness: number;
+    split?: string;
+    isNew: boolean;
+    rank: number;
+  }>;
 }
 
 export interface ScorecardView {
@@ -93,7 +100,9 @@ export type ScoreRunResult =
 
 export interface PlanView {
   /** Distinct first-phase calls. */
+  /** Distinct judge calls known now (answer, aggregation and the premise checks their cached replies call for). */
   calls: number;
+  /** Of them, those the cache answers. */
   cached: number;
   /** false_premise tasks whose premise-id call depends on a reply not cached yet. */
   pendingPremise: number;
@@ -184,24 +193,33 @@ export function taskDetail(task: Task, outcome: ScoringOutcome, predictions: Pre
   };
 }
 
-/** Where a score would rank among the leaderboard's entries (ties rank after the existing entry). */
+/**
+ * Where a score would rank among the leaderboard's entries. Ranks are shared by equal scores
+ * (standard competition ranking: 1, 2, 2, 4), and the new score is listed first among its equals.
+ */
 export function leaderboardPlace(leaderboard: Leaderboard, report: ScoreReport, name: string): LeaderboardPlace {
-  const existing = leaderboard.entries.map((e) => ({
-    system_name: e.system_name ?? '(unnamed)',
-    overall_cited_correctness: e.overall_cited_correctness,
-    ...(e.split !== undefined ? { split: e.split } : {}),
-    isNew: false,
-  }));
-  const rank = 1 + existing.filter((e) => e.overall_cited_correctness >= report.overall_cited_correctness).length;
+  const score = report.overall_cited_correctness;
+  const existing = leaderboard.entries
+    .map((e) => ({
+      system_name: e.system_name ?? '(unnamed)',
+      overall_cited_correctness: e.overall_cited_correctness,
+      ...(e.split !== undefined ? { split: e.split } : {}),
+      isNew: false,
+    }))
+    .sort((a, b) => b.overall_cited_correctness - a.overall_cited_correctness);
+  const above = existing.filter((e) => e.overall_cited_correctness > score).length;
   const mine = {
     system_name: name,
-    overall_cited_correctness: report.overall_cited_correctness,
+    overall_cited_correctness: score,
     ...(report.split !== undefined ? { split: report.split } : {}),
     isNew: true,
   };
-  const entries = [...existing].sort((a, b) => b.overall_cited_correctness - a.overall_cited_correctness);
-  entries.splice(rank - 1, 0, mine);
-  return { rank, entries };
+  const ordered = [...existing.slice(0, above), mine, ...existing.slice(above)];
+  const entries = ordered.map((e) => ({
+    ...e,
+    rank: 1 + ordered.filter((o) => o.overall_cited_correctness > e.overall_cited_correctness).length,
+  }));
+  return { rank: above + 1, entries };
 }
 
 export function compareOutcomes(

@@ -211,7 +211,38 @@ describe('runJudgeCalls', () => {
     expect(error.status).toBe(400);
     expect(error.message).not.toContain(TEST_KEY);
     expect(cache.entries.has(calls[0]!.key)).toBe(false);
-    expect(result.progress).toEqual({ total: 3, done: 3, cached: 0, failed: 1, inFlight: 0 });
+    expect(result.progress).toEqual({
+      total: 3,
+      done: 3,
+      cached: 0,
+      failed: 1,
+      inFlight: 0,
+      firstFailure: { reason: error.message, count: 1 },
+    });
+  });
+
+  it("says why calls failed: the first failure's reason and how many share it", async () => {
+    const calls = await makeCalls(4);
+    const refusal = { status: 400, body: { error: { code: 'context_length_exceeded', message: 'too long' } } };
+    server.script.push(refusal, { status: 400, body: { error: { message: 'other' } } }, refusal, { reply: 'r4' });
+    const seen: JudgeProgress[] = [];
+    const result = await runJudgeCalls({
+      calls,
+      cache: new MemoryJudgeCache(),
+      provider,
+      concurrency: 1,
+      retry: { sleep },
+      onProgress: (p) => seen.push(p),
+    });
+    const first = result.failures.get(calls[0]!.key)!;
+    expect(result.progress.failed).toBe(3);
+    expect(result.progress.firstFailure).toEqual({ reason: first.message, count: 2 });
+    expect(first.message).toContain('too long');
+    // each report is a snapshot: the first failure's count grew in later ones only
+    const counts = seen.map((p) => p.firstFailure?.count ?? 0);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(counts).toContain(1);
+    expect(counts.at(-1)).toBe(2);
   });
 
   it('stops sending requests once cancelled', async () => {

@@ -17,6 +17,9 @@ describe('ScoreSession', () => {
     expect(view.deterministic?.n_tasks).toBe(150);
     const plan = await session.plan('primary');
     expect(plan.estimate.calls).toBe(0);
+    // one count of judge calls: the premise checks the cached replies call for are in it, as in the scorecard's
+    expect(plan.pendingPremise).toBe(0);
+    expect(plan.cached).toBe(plan.calls);
     const meta = view.metadata!;
     const result = await session.score('primary', {
       extras: { system_name: meta.system_name, split: meta.split, dataset_version: meta.dataset_version },
@@ -26,8 +29,19 @@ describe('ScoreSession', () => {
     expect(result.scorecard.scoresJson).toBe(
       readFileSync(path.join(sample, 'submissions/bm25-top-doc-sample/scores.json'), 'utf8'),
     );
-    expect(result.scorecard.leaderboard?.entries).toHaveLength(4);
+    // ties share a rank: the file's 24.3% equals its own committed entry, and is listed with it
+    const place = result.scorecard.leaderboard!;
+    expect(place.rank).toBe(2);
+    expect(place.entries.map((e) => [e.rank, e.isNew])).toEqual([
+      [1, false],
+      [2, true],
+      [2, false],
+      [4, false],
+    ]);
+    expect(place.entries[2]!.overall_cited_correctness).toBe(result.scorecard.report.overall_cited_correctness);
     expect(result.scorecard.rows).toHaveLength(150);
+    expect(result.scorecard.callCount).toBe(plan.calls);
+    expect(plan.calls).toBeGreaterThan(150);
     const detail = session.detail('primary', result.scorecard.rows[0]!.task_id);
     expect(detail?.calls[0]?.prompt).toContain('<system_answer>');
   });
