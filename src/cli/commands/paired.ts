@@ -63,7 +63,8 @@ function submissionAt(p: string): Submission {
 }
 
 function submissionsIn(dir: string): Submission[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputFileError(`--submissions ${dir} is not a folder`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new InputFileError(`--submissions ${dir} is not a folder`);
   const found = readdirSync(dir)
     .sort()
     .map((n) => path.join(dir, n))
@@ -110,7 +111,9 @@ function printResult(a: string, b: string, r: PairedResult, tasksFile: string): 
     `  paired, type-stratified bootstrap: ${iterations} resamples, PCG64 seed ${seed} (the judge profile's), percentiles ${r.bootstrap.percentiles.join(', ')}\n\n`,
   );
   const width = Math.max(4, ...r.perType.map((t) => t.type.length));
-  out.write(`  ${'type'.padEnd(width)}  ${'n'.padStart(5)}  ${'A'.padEnd(7)}  ${'B'.padEnd(7)}  ${'A − B'.padEnd(7)}  95% CI              p        W/T/L\n`);
+  out.write(
+    `  ${'type'.padEnd(width)}  ${'n'.padStart(5)}  ${'A'.padEnd(7)}  ${'B'.padEnd(7)}  ${'A − B'.padEnd(7)}  95% CI              p        W/T/L\n`,
+  );
   for (const t of r.perType) out.write(figureLine(t.type, t, iterations, width));
 }
 

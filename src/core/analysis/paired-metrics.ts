@@ -82,7 +82,11 @@ function taskValue(metric: PairedMetric, task: Task, pred: ScoringPrediction): n
 }
 
 /** A judge-free metric of one system (throws on invalid predictions, as the scorer would not score them). */
-export function judgeFreeMetric(metric: PairedMetric, tasks: readonly Task[], predictions: PredictionsResult): SystemMetric {
+export function judgeFreeMetric(
+  metric: PairedMetric,
+  tasks: readonly Task[],
+  predictions: PredictionsResult,
+): SystemMetric {
   const m = computeDeterministicMetrics(tasks, predictions);
   const overall =
     metric === 'citation_precision'
