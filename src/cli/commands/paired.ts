@@ -162,7 +162,9 @@ export async function run(args: string[]): Promise<number> {
     if (dir === undefined) {
       const result = pairedComparison(metric, metrics[0]!.metric, metrics[1]!.metric, bootstrap);
       if (switches.has('json'))
-        process.stdout.write(`${JSON.stringify({ a: metrics[0]!.slug, b: metrics[1]!.slug, ...result }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ system_a: metrics[0]!.slug, system_b: metrics[1]!.slug, ...result }, null, 2)}\n`,
+        );
       else printResult(metrics[0]!.slug, metrics[1]!.slug, result, tasksFile);
       return EXIT.ok;
     }
