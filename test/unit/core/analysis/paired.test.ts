@@ -8,6 +8,8 @@ import { parsePredictions, type PredictionsResult } from '../../../../src/core/s
 import { recomputeJudgeFree } from '../../../../src/core/scoring/recompute.ts';
 import { parseJudgeProfile, parseTasksJsonl } from '../../../../src/core/scoring/scoring-inputs.ts';
 import type { Task } from '../../../../src/core/release/types.ts';
+import { matrixSystemMetric } from '../../../../src/core/analysis/matrix-metrics.ts';
+import { numbersFor, type SystemsMatrix } from '../../../../src/core/explorer/systems.ts';
 import { hasShared, projectRoot, sharedNote, v10Dir } from '../../../support/shared.ts';
 
 const sample = path.join(projectRoot, 'static-data/sample');
@@ -158,5 +160,49 @@ describe('holmAdjust', () => {
     expect(holmAdjust([0.4, 0.6])).toEqual([0.8, 0.8]);
     expect(holmAdjust([0.9, 0.9])).toEqual([1, 1]);
     expect(holmAdjust([])).toEqual([]);
+  });
+});
+
+describe("the Systems view's matrix gives the same inputs as the predictions", () => {
+  const tasks = tasksOf(sample);
+  const slugs = ['bm25-top-doc-sample', 'closed-book-sample-control'];
+  const preds = slugs.map((s) => predictionsOf(read(path.join(sample, 'submissions', s, 'predictions.jsonl')), tasks));
+  const matrix: SystemsMatrix = {
+    split: 'full',
+    systems: slugs.map((slug) => ({ slug, name: slug, split: 'full', predictions: tasks.length, issues: 0 })),
+    tasks: tasks.map((t) => ({
+      task_id: t.task_id,
+      type: t.type,
+      question: t.question,
+      gold: t.gold_docs?.length ?? 0,
+    })),
+    cells: tasks.map((t) => preds.map((p) => numbersFor(t, p.byTaskId.get(t.task_id)!))),
+    leftOut: [],
+    parseMs: 0,
+  };
+
+  it('every judge-free metric: the same per-task values and overall, bit for bit', () => {
+    for (const metric of ['recall@20', 'recall@5', 'ndcg@10', 'citation_precision', 'citation_recall'] as const)
+      preds.forEach((p, i) => {
+        const m = matrixSystemMetric(matrix, i, metric);
+        expect(m.ok).toBe(true);
+        if (!m.ok) return;
+        const direct = judgeFreeMetric(metric, tasks, p);
+        expect(Object.is(m.metric.overall, direct.overall)).toBe(true);
+        expect(m.metric.perTask).toEqual(direct.perTask);
+      });
+  });
+
+  it('refuses a system with a task unanswered, and correctness without every verdict', () => {
+    const holed = { ...matrix, cells: matrix.cells.map((row, t) => (t === 3 ? [row[0]!, null] : row)) };
+    expect(matrixSystemMetric(holed, 1, 'recall@20')).toEqual({
+      ok: false,
+      why: 'closed-book-sample-control has no valid prediction for 1 task(s); the scorer would not score it',
+    });
+    const some = { [tasks[0]!.task_id]: [1, 1] as const };
+    expect(matrixSystemMetric(matrix, 0, 'cited', some)).toMatchObject({
+      ok: false,
+      why: /lacks .* on 149 of 150 tasks/,
+    });
   });
 });
