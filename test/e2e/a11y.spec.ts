@@ -2,41 +2,9 @@
  * axe-core in the browser on every view of the explorer, the load dialog and the embed, in both
  * themes: any serious or critical violation fails, listed by view, rule and element.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { audit } from './axe-support.ts';
 import { go, jsonl, openApp, sampleViews, type SampleTask } from './ux-support.ts';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
-}
-
-/** Runs axe on the page as it is now; returns one line per serious or critical violation (and per `alsoRules` one). */
-async function audit(page: Page, where: string, alsoRules: readonly string[] = []): Promise<string[]> {
-  // Evaluated through the devtools protocol: the site's CSP (script-src 'self') refuses an inline tag.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  });
-  return (violations as AxeViolation[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical' || alsoRules.includes(v.id))
-    .map(
-      (v) =>
-        `${where}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes
-          .slice(0, 5)
-          .map((n) => `${JSON.stringify(n.target)} ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`)
-          .join(' | ')}${v.nodes.length > 5 ? ` … ${v.nodes.length} nodes` : ''}`,
-    );
-}
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`axe finds no serious or critical violation on any view (${scheme} theme)`, async ({ page }) => {

@@ -22,7 +22,9 @@ import { JUDGE_EXCERPT_CHARS } from '../../core/audit/rules.ts';
 import { parseLabelsJsonl } from '../../core/audit/spot-check/labels.ts';
 import { spotCheckStats, type SpotCheckStats } from '../../core/audit/spot-check/stats.ts';
 import { ReleaseRefused } from '../../core/release/load.ts';
-import { SPLITS, type SplitName } from '../../core/release/types.ts';
+import { SPLITS, type SplitName, type Task } from '../../core/release/types.ts';
+import { keySignalLines, keySignals, type KeySignalsReport } from '../../core/audit/key-signals.ts';
+import { parsePredictions } from '../../core/scoring/predictions.ts';
 import { parseArgs, UsageError, refuseUnknownSwitches } from '../args.ts';
 import { SOURCE_OPTIONS_HELP, SOURCE_SWITCHES, SOURCE_VALUED_FLAGS, sourceOptions } from '../source-options.ts';
 import { chainProviders } from '../../core/audit/doc-text.ts';
@@ -31,7 +33,7 @@ import { parseLocator, type SourceLocator } from '../../core/source-docs/locator
 import { HfSourceDocs } from '../../core/source-docs/lookup.ts';
 
 const USAGE = `usage: npm run cli -- audit <release-folder> [--split full|dev] [--submissions DIR]
-         [--judge-cache FILE|DIR] [--labels FILE] [--excerpt-chars N] [--out report.json]
+         [--judge-cache FILE|DIR] [--labels FILE] [--excerpt-chars N] [--submission FOLDER] [--out report.json]
          [--source-docs [--hf-endpoint URL] [--dataset REPO] [--revision REV] [--locator FILE] [--cache DIR | --no-cache]]
 
 Audits a release as README "Auditing" describes, over one split (default: full):
@@ -47,6 +49,10 @@ those it lacks are read from the Hugging Face source by doc_id (range reads, see
 Without text (v1.0 offline) the audit runs over zero documents, and the report says so.
   --submissions DIR   a submission folder (predictions.jsonl [+ metadata.json]) or a folder of them
   --judge-cache       a verdicts.json map or the benchmark's cache folder, besides the release's own
+  --submission FOLDER key-reading signals of one submission (predictions.jsonl): gold documents cited
+                      but not retrieved, citation sets equal to multi-document gold sets, answers equal
+                      to the reference answer, credit no published system gets; each beside the same
+                      figure for every published system of the release. Signals to review, not a verdict.
   --labels FILE       spot-check labels JSONL (exported from the Spot-check page): error rates with
                       Wilson 95% intervals, Cohen's kappa vs the judge and between reviewers
   --out FILE          write the report as JSON (the summary is printed either way)
@@ -64,6 +70,7 @@ interface Options {
   submissionsDir?: string;
   judgeCache?: string;
   labels?: string;
+  submission?: string;
   excerptChars: number;
   out?: string;
   source?: { docs: HfSourceDocs; cacheLabel: string };
@@ -75,6 +82,7 @@ function options(args: string[]): Options | 'help' {
     'submissions',
     'judge-cache',
     'labels',
+    'submission',
     'excerpt-chars',
     'out',
     'locator',
@@ -100,6 +108,7 @@ function options(args: string[]): Options | 'help' {
     ['submissions', 'submissionsDir'],
     ['judge-cache', 'judgeCache'],
     ['labels', 'labels'],
+    ['submission', 'submission'],
     ['out', 'out'],
   ] as const) {
     const v = parsed.flags.get(flag);
@@ -167,6 +176,29 @@ async function extraSubmissions(dir: string): Promise<AuditSubmission[]> {
   return out;
 }
 
+/** Key-reading signals of one submission folder, beside the release's published systems of the split. */
+async function submissionSignals(
+  folder: string,
+  inputs: AuditInputs,
+  split: SplitName,
+  tasks: Task[],
+): Promise<KeySignalsReport> {
+  const file = existsSync(folder) && statSync(folder).isDirectory() ? path.join(folder, 'predictions.jsonl') : folder;
+  const predictions = parsePredictions(await readUtf8(file, '--submission predictions'), tasks, { mode: 'score' });
+  if (predictions.byTaskId.size === 0)
+    throw new InputError(`--submission ${file}: no prediction answers a task of the ${split} split`);
+  const published = inputs.submissions
+    .filter((s) => (s.metadata?.split ?? split) === split)
+    .map((s) => ({ slug: s.slug, predictions: parsePredictions(s.predictionsText!, tasks, { mode: 'score' }) }));
+  const slug = path.basename(path.resolve(file === folder ? path.dirname(file) : folder));
+  return keySignals({
+    tasks,
+    submission: { slug, predictions },
+    published,
+    gateSize: inputs.profile?.gate_max_citations ?? 3,
+  });
+}
+
 async function labelStats(file: string, inputs: AuditInputs): Promise<{ stats: SpotCheckStats; other: number }> {
   const { labels, issues } = parseLabelsJsonl(await readUtf8(file, 'labels file'), file);
   if (issues.length)
@@ -230,12 +262,17 @@ export async function run(args: string[]): Promise<number> {
         : {}),
       excerptChars: opt.excerptChars,
     });
-    const report = auditReport(
+    const audited = auditReport(
       { id: inputs.releaseId, title: inputs.title, dataset_version: inputs.datasetVersion },
       run,
       labels?.stats,
     );
-    const lines = summaryLines(report);
+    const signals = opt.submission
+      ? await submissionSignals(opt.submission, inputs, split, inputs.tasks[split]!)
+      : undefined;
+    const report = signals ? { ...audited, key_signals: signals } : audited;
+    const lines = summaryLines(audited);
+    if (signals) lines.push('', ...keySignalLines(signals));
     if (inputs.shippedCacheError) lines.push(`note: ${inputs.shippedCacheError}`);
     if (hf && opt.source) {
       const t = opt.source.docs.totals;

@@ -1,0 +1,72 @@
+/**
+ * The charts (loaded on their own chunks): the paired comparison on the Systems page and the
+ * leaderboard's per-type small multiples, at desk and phone widths in both themes, each with its
+ * numbers in a table beside it, axe clean; screenshots attached to the report.
+ */
+import { expect, test } from '@playwright/test';
+import { audit } from './axe-support.ts';
+import { openApp, sidewaysOverflow } from './ux-support.ts';
+
+const PAIR = '?view=systems&pa=bm25-top-doc-sample&pb=closed-book-sample-control&pm=recall%405';
+
+for (const scheme of ['light', 'dark'] as const)
+  for (const width of [1440, 390])
+    test(`paired comparison and leaderboard multiples at ${width} px, ${scheme} theme`, async ({ page }, info) => {
+      test.setTimeout(180_000);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 900 });
+      await openApp(page, PAIR);
+      const panel = page.getByTestId('paired-panel');
+      await expect(panel.getByTestId('paired-chart')).toBeVisible();
+      // The URL holds the pair and the metric; the table beside the chart has overall + 4 answerable types.
+      await expect(panel.getByTestId('paired-metric')).toHaveValue('recall@5');
+      await expect(panel.getByTestId('paired-row')).toHaveCount(5);
+      await expect(panel.getByTestId('paired-summary')).toContainText(
+        /recall@5: 0\.\d{4}, 95% CI \[0\.\d{4}, 0\.\d{4}\], p < 0\.001/,
+      );
+      // The chart has one point per row of the table.
+      await expect(panel.getByTestId('paired-chart').locator('circle')).toHaveCount(5);
+      expect(await sidewaysOverflow(page)).toBe(0);
+      await panel.scrollIntoViewIfNeeded();
+      await info.attach(`paired-${width}-${scheme}.png`, { body: await panel.screenshot(), contentType: 'image/png' });
+      const problems = await audit(page, `systems (paired, ${width} px, ${scheme})`);
+
+      await page.goto('/?view=leaderboard');
+      const multiples = page.getByTestId('board-multiples');
+      await expect(multiples.getByTestId('board-multiple-single_hop')).toBeVisible();
+      // One point per system that reports the type; the controls named as such.
+      await expect(multiples.getByTestId('board-multiple-single_hop').locator('circle')).toHaveCount(3);
+      await expect(multiples.getByTestId('board-multiple-single_hop').locator('circle.muted')).toHaveCount(2);
+      await expect(multiples.getByTestId('board-multiple-single_hop')).toContainText('always-refuse sample control');
+      expect(await sidewaysOverflow(page)).toBe(0);
+      await info.attach(`multiples-${width}-${scheme}.png`, {
+        body: await multiples.screenshot(),
+        contentType: 'image/png',
+      });
+      problems.push(...(await audit(page, `leaderboard (multiples, ${width} px, ${scheme})`)));
+      expect(problems).toEqual([]);
+    });
+
+test('every pair, Holm-corrected, on request; a choice of A, B or metric is kept in the URL', async ({ page }) => {
+  await openApp(page, '?view=systems');
+  const panel = page.getByTestId('paired-panel');
+  await expect(panel.getByTestId('paired-summary')).toBeVisible();
+  await panel.getByTestId('paired-b').selectOption('always-refuse-sample-control');
+  await expect(page).toHaveURL(/pb=always-refuse-sample-control/);
+  await panel.getByTestId('paired-metric').selectOption('ndcg@10');
+  await expect(page).toHaveURL(/pm=ndcg%4010/);
+  await page.reload();
+  await expect(page.getByTestId('paired-metric')).toHaveValue('ndcg@10');
+  await expect(page.getByTestId('paired-b')).toHaveValue('always-refuse-sample-control');
+  await page.getByTestId('paired-all').click();
+  const holm = page.getByTestId('paired-holm');
+  await expect(holm.locator('tbody tr')).toHaveCount(3);
+  await expect(holm).toContainText('Holm');
+  // The two controls retrieve nothing: their difference is 0, with p = 1, and it does not survive.
+  const controls = holm
+    .locator('tbody tr')
+    .filter({ hasText: /always-refuse/i })
+    .filter({ hasText: /closed-book/i });
+  await expect(controls).toHaveCount(1);
+  await expect(controls).toContainText(/0\.0000.*1\.000.*no/);
+});
