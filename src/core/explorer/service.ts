@@ -15,6 +15,7 @@ import type { Chunk, JudgeProfile, Leaderboard, PoolEntry, ReleaseDescriptor, Sp
 import type { SourceLocator } from '../source-docs/locator.ts';
 import { guardedFetch, LoadCancelled } from '../net/guarded-fetch.ts';
 import { CachingSource } from '../net/caching-source.ts';
+import { consoleApi } from './console-api.ts';
 import { docDetail, type DocDetail } from './doc-queries.ts';
 import { memoryDocs, ParquetDocs, type DocsIndex } from './docs-index.ts';
 import { entityList, entityTasks } from './entity-queries.ts';
@@ -758,6 +759,8 @@ export function createExplorerData(
     async entityTasks(name: string) {
       return withSql((sql) => entityTasks(sql, name));
     },
+
+    ...consoleApi((run) => withSql((sql) => run(sql))),
 
     async stats() {
       return withSql((sql) => releaseStats(sql));
