@@ -16,9 +16,9 @@ import { cellOf, columnOf, type ConsoleCell, type ConsoleColumn } from './consol
 
 export type { ConsoleCell, ConsoleColumn } from './console-cells.ts';
 
-export const CONSOLE_ROW_CAP = 10_000;
-export const CONSOLE_MAX_ROW_CAP = 100_000;
-export const QUERY_MAX_CHARS = 20_000;
+import { CONSOLE_MAX_ROW_CAP, CONSOLE_ROW_CAP, QUERY_MAX_CHARS } from './console-queries.ts';
+
+export { CONSOLE_MAX_ROW_CAP, CONSOLE_ROW_CAP, EXAMPLE_QUERIES, QUERY_MAX_CHARS } from './console-queries.ts';
 
 /** A connection of its own for the console, in the release's schema. */
 export interface ConsoleEngine {
@@ -231,23 +231,3 @@ export async function consoleTables(engine: ConsoleEngine): Promise<ConsoleTable
   }
   return [...byName.values()];
 }
-
-/** Queries to start from, over the explorer's tables (src/core/explorer/tables.ts). */
-export const EXAMPLE_QUERIES: readonly { title: string; sql: string }[] = [
-  {
-    title: 'Tasks per split and type',
-    sql: 'SELECT split, type, count(*) AS tasks\nFROM tasks\nGROUP BY ALL\nORDER BY split, tasks DESC',
-  },
-  {
-    title: 'Gold documents per task',
-    sql: 'SELECT task_id, count(*) AS gold_docs\nFROM gold\nGROUP BY task_id\nORDER BY gold_docs DESC\nLIMIT 20',
-  },
-  {
-    title: 'Rejections by reason',
-    sql: 'SELECT reason, count(*) AS n\nFROM rejected\nGROUP BY reason\nORDER BY n DESC',
-  },
-  {
-    title: 'Columns of every table',
-    sql: 'SELECT table_name, column_name, data_type\nFROM duckdb_columns()\nWHERE schema_name = current_schema()',
-  },
-];

@@ -97,6 +97,9 @@ export async function duckDbSession<C extends DuckDbConnection>(
   );
   await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path = '${schema}'`);
   let consoleConn: Promise<C> | undefined;
+  // One query at a time on the console's connection: DuckDB-WASM mixes up the results of two.
+  let consoleTurn: Promise<unknown> = Promise.resolve();
+  let cancelRequested = false;
   const openConsole = async (): Promise<C> => {
     const c = await connect();
     await c.query(`SET search_path = '${schema}'`);
@@ -107,12 +110,28 @@ export async function duckDbSession<C extends DuckDbConnection>(
       consoleConn ??= openConsole();
       const c = await consoleConn;
       return {
-        async query(sql) {
-          // Prepared first: DuckDB prepares one statement only, so a ";" cannot smuggle in a second.
-          await (await c.prepare(sql)).close();
-          return consoleRunner ? consoleRunner.query(c, sql) : ((await c.query(sql)) as Table);
+        query(sql) {
+          const run = async (): Promise<Table> => {
+            cancelRequested = false;
+            // Prepared first: DuckDB prepares one statement only, so a ";" cannot smuggle in a second.
+            await (await c.prepare(sql)).close();
+            try {
+              return consoleRunner ? await consoleRunner.query(c, sql) : ((await c.query(sql)) as Table);
+            } catch (error) {
+              // DuckDB-WASM words a cancelled query in several ways; the console says it once.
+              if (cancelRequested) throw new Error('The query was cancelled.', { cause: error });
+              throw error;
+            }
+          };
+          const result = consoleTurn.then(run, run);
+          consoleTurn = result.catch(() => undefined);
+          return result;
         },
-        cancel: async () => (consoleRunner ? consoleRunner.cancel(c) : false),
+        async cancel() {
+          if (!consoleRunner) return false;
+          cancelRequested = true;
+          return consoleRunner.cancel(c);
+        },
       };
     },
     async exec(sql) {
