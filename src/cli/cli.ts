@@ -17,6 +17,7 @@ const COMMANDS: Record<string, string> = {
   'check-leaderboard': 'check macro = mean(per type) and micro = count-weighted mean',
   recompute: "recompute a committed scores.json's judge-free numbers from its predictions",
   paired: 'is A really better than B? paired bootstrap difference, interval, p, per type (Holm over pairs)',
+  'release-diff': 'what changed between two releases; the shared tasks to score on',
   'task-ids': "write a release's task-id index (for static-data/releases.json)",
   'source-doc': 'print one document of the Hugging Face source by doc_id (range reads)',
   'source-locate': 'write a locator file: where each document a release refers to is in the Hugging Face source',

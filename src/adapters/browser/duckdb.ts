@@ -4,7 +4,19 @@ import wasmEh from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import wasmMvp from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
 import workerEh from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import workerMvp from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url';
-import { duckDbSession, type SqlDatabase } from '../../core/explorer/sql.ts';
+import { Table } from 'apache-arrow';
+import { duckDbSession, type ConsoleRunner, type SqlDatabase } from '../../core/explorer/sql.ts';
+
+/** The console streams its query (DuckDB-WASM can cancel only a sent query), batch by batch. */
+const consoleRunner: ConsoleRunner<duckdb.AsyncDuckDBConnection> = {
+  async query(conn, sql) {
+    const reader = await conn.send(sql, true);
+    const batches = [];
+    for await (const batch of reader) batches.push(batch);
+    return batches.length > 0 ? new Table(batches) : new Table(reader.schema);
+  },
+  cancel: (conn) => conn.cancelSent(),
+};
 
 /**
  * The one place that starts DuckDB-WASM. Bundles are served by the app, never a CDN. The data
@@ -23,6 +35,7 @@ export async function startDuckDb(): Promise<SqlDatabase> {
         schema,
         () => db.connect(),
         (conn, name, data) => conn.insertArrowTable(data, { name, schema, create: true }),
+        consoleRunner,
       ),
   };
 }

@@ -11,6 +11,7 @@ import ScoreView from './score/ScoreView.svelte';
 import SearchView from './search/SearchView.svelte';
 import AuditView from './audit/AuditView.svelte';
 import SpotCheckView from './audit/SpotCheckView.svelte';
+import QueryLazy from './query/QueryLazy.svelte';
 
 /** Every page of the explorer; `?view=<id>` selects one (tasks when absent). */
 export interface ViewEntry {
@@ -33,6 +34,7 @@ export const VIEWS: readonly ViewEntry[] = [
   { id: 'score', label: 'Score', inNav: true, component: ScoreView },
   { id: 'audit', label: 'Audit', inNav: true, component: AuditView },
   { id: 'spotcheck', label: 'Spot-check', inNav: true, component: SpotCheckView },
+  { id: 'query', label: 'Query', inNav: true, component: QueryLazy },
 ];
 
 export function viewOf(id: string | undefined): ViewEntry {

@@ -356,7 +356,7 @@ export class ReleaseLoad {
   }
 
   /** Runs a question on this load's DuckDB schema (filled first when it is not yet). */
-  private async withSql<T>(run: (sql: SqlSession) => Promise<T>): Promise<T> {
+  async withSql<T>(run: (sql: SqlSession) => Promise<T>): Promise<T> {
     this.inflight++;
     try {
       return await run((await this.engineOf()).sql);

@@ -12,6 +12,7 @@ import type { SourceLocator } from '../source-docs/locator.ts';
 import { guardedFetch, LoadCancelled } from '../net/guarded-fetch.ts';
 import { CachingSource } from '../release/caching-source.ts';
 import type { DocDetail } from './doc-queries.ts';
+import { consoleApi } from './console-api.ts';
 import { refusal, ReleaseLoad, type LoadEvents, type LoadNeeds } from './release-load.ts';
 import type { ReleaseSummary } from './release-summary.ts';
 import type { SqlDatabase } from './sql.ts';
@@ -207,6 +208,8 @@ export function createExplorerData(
     async entityTasks(name: string) {
       return current().entityTasks(name);
     },
+
+    ...consoleApi((run) => current().withSql(run)),
 
     async stats() {
       return current().stats();

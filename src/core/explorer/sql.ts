@@ -1,4 +1,5 @@
 import type { Table } from 'apache-arrow';
+import type { ConsoleEngine } from './sql-console.ts';
 
 /** The few things the explorer needs from DuckDB; the data worker implements it over DuckDB-WASM. */
 export interface Sql {
@@ -15,6 +16,8 @@ export interface Sql {
 export interface SqlSession extends Sql {
   /** Drops the schema and its tables and closes the connection. */
   close(): Promise<void>;
+  /** A connection of its own in this schema, for the read-only SQL console (sql-console.ts). */
+  console(): Promise<ConsoleEngine>;
 }
 
 /** A started database: one session (schema + connection) per loaded release. */
@@ -68,6 +71,12 @@ interface DuckDbStatement {
   close(): MaybePromise<unknown>;
 }
 
+/** How the console runs a query on its connection: the browser streams it so that it can be cancelled. */
+export interface ConsoleRunner<C> {
+  query(conn: C, sql: string): Promise<Table>;
+  cancel(conn: C): Promise<boolean>;
+}
+
 /**
  * One explorer session over a DuckDB-WASM connection: its own schema, extensions never fetched.
  * `insertRows` is the engine's Arrow insert (a table in the browser, an IPC stream in Node).
@@ -76,13 +85,55 @@ export async function duckDbSession<C extends DuckDbConnection>(
   schema: string,
   connect: () => MaybePromise<C>,
   insertRows: (conn: C, name: string, data: Table) => MaybePromise<unknown>,
+  consoleRunner?: ConsoleRunner<C>,
 ): Promise<SqlSession> {
   if (!SAFE_IDENTIFIER.test(schema)) throw new Error(`bad schema name ${schema}`);
   const conn = await connect();
   // Offline: an autoloaded extension would be fetched from DuckDB's servers and crash the wasm.
-  await conn.query('SET autoinstall_known_extensions=false; SET autoload_known_extensions=false');
+  // No file, URL or extension is ever read by SQL (tables come in as Arrow), and the SQL console
+  // must not: DuckDB refuses to turn external access back on once it is off.
+  await conn.query(
+    'SET autoinstall_known_extensions=false; SET autoload_known_extensions=false; SET enable_external_access=false',
+  );
   await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path = '${schema}'`);
+  let consoleConn: Promise<C> | undefined;
+  // One query at a time on the console's connection: DuckDB-WASM mixes up the results of two.
+  let consoleTurn: Promise<unknown> = Promise.resolve();
+  let cancelRequested = false;
+  const openConsole = async (): Promise<C> => {
+    const c = await connect();
+    await c.query(`SET search_path = '${schema}'`);
+    return c;
+  };
   return {
+    async console(): Promise<ConsoleEngine> {
+      consoleConn ??= openConsole();
+      const c = await consoleConn;
+      return {
+        query(sql) {
+          const run = async (): Promise<Table> => {
+            cancelRequested = false;
+            // Prepared first: DuckDB prepares one statement only, so a ";" cannot smuggle in a second.
+            await (await c.prepare(sql)).close();
+            try {
+              return consoleRunner ? await consoleRunner.query(c, sql) : ((await c.query(sql)) as Table);
+            } catch (error) {
+              // DuckDB-WASM words a cancelled query in several ways; the console says it once.
+              if (cancelRequested) throw new Error('The query was cancelled.', { cause: error });
+              throw error;
+            }
+          };
+          const result = consoleTurn.then(run, run);
+          consoleTurn = result.catch(() => undefined);
+          return result;
+        },
+        async cancel() {
+          if (!consoleRunner) return false;
+          cancelRequested = true;
+          return consoleRunner.cancel(c);
+        },
+      };
+    },
     async exec(sql) {
       await conn.query(sql);
     },
@@ -103,6 +154,7 @@ export async function duckDbSession<C extends DuckDbConnection>(
       await conn.query(emptyTableSql(name, data));
     },
     async close() {
+      if (consoleConn) await (await consoleConn).close();
       await conn.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await conn.close();
     },
