@@ -17,12 +17,14 @@ import {
   type SourceCache,
 } from './cache.ts';
 import { SourceError, Transfer, type FetchFn, type TransferStats } from './http.ts';
+import { ShardRanges, type ShardRange } from './shard-ranges.ts';
 import { listShards, resolveUrl, type ShardEntry } from './hub.ts';
 import { DEFAULT_LIMITS, type SourceLimits } from './limits.ts';
 import { locatorEntry, SOURCE_DOC_ID_RE, type LocatorEntry, type SourceLocator } from './locator.ts';
 import { isCommitSha, settingsKey, type HfSourceSettings } from './settings.ts';
 import {
   candidateRowGroups,
+  chunkRange,
   parseFooter,
   readFooterBytes,
   readRowGroupRows,
@@ -63,7 +65,8 @@ export interface SourceDoc {
 }
 
 export interface LookupProgress {
-  phase: 'listing' | 'footers' | 'scanning' | 'reading';
+  /** 'probing': footers read to find the shard by its doc_id range (sorted shards). */
+  phase: 'listing' | 'probing' | 'footers' | 'scanning' | 'reading';
   done: number;
   total: number;
   requests: number;
@@ -86,7 +89,11 @@ const LISTING_MAX_AGE_MS = 24 * 3600 * 1000;
 const LOCATION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 const METADATA_KEPT = 24;
 
-type Found = LocatorEntry;
+/** Where an id is, with the small fields when they were read beside its row group's doc_id. */
+type Found = LocatorEntry & { fields?: Record<string, unknown> };
+
+/** The small text columns (everything but text_content); read with doc_id when they follow it. */
+const SMALL_COLUMNS = ['file_name', 'file_type', 'online_url'] as const;
 
 export class HfSourceDocs {
   readonly settings: HfSourceSettings;
@@ -100,9 +107,13 @@ export class HfSourceDocs {
   private readonly keepRowGroupIds: boolean;
   private readonly datasetKey: string;
   private listing?: Promise<ShardEntry[]>;
+  /** doc_id ranges learned from footers, and whether they are in shard order. */
+  private readonly ranges = new ShardRanges();
   private readonly metadata = new Map<string, Promise<FileMetaData>>();
   private readonly summaries = new Map<string, Promise<ShardSummary>>();
   private readonly ids = new Map<string, Promise<string[]>>();
+  /** The small fields of row groups whose doc_id was just read with them (a lookup's last step needs only text). */
+  private readonly heads = new Map<string, Array<Record<string, unknown>>>();
   /** Shard path -> the file host URL the Hub redirected to (saves the redirect on later reads). */
   private readonly resolved = new Map<string, string>();
 
@@ -166,13 +177,21 @@ export class HfSourceDocs {
 
     report('listing', 0, 1);
     const shards = await this.shards(transfer);
-    const found = await this.search(docId, shards, transfer, report);
+    const found = await this.find(docId, shards, transfer, report);
     if (!found) return undefined;
     report('reading', 0, 1);
     const summary = await this.summaryOf(found.shard, transfer);
-    const columns = summary.columns.filter((c) => c !== 'doc_id');
+    const columns = found.fields ? ['text_content'] : summary.columns.filter((c) => c !== 'doc_id');
     const [row] = await this.readRows(found.shard, found.rowGroup, columns, found.row, transfer);
-    return this.remember(docId, found, { ...row, doc_id: docId }, summary, 'search', transfer, locationKey);
+    return this.remember(
+      docId,
+      found,
+      { ...found.fields, ...row, doc_id: docId },
+      summary,
+      'search',
+      transfer,
+      locationKey,
+    );
   }
 
   /**
@@ -229,6 +248,102 @@ export class HfSourceDocs {
     return hits;
   }
 
+  /**
+   * Where docId is. While the shards' doc_id ranges are in shard order (learned from each footer
+   * read, and checked against every range known), the shard is found by interpolation and
+   * bisection over footers: a handful of footers instead of all of them. A range out of order
+   * marks the dataset unsorted, and the search reads every footer.
+   */
+  private async find(
+    docId: string,
+    shards: readonly ShardEntry[],
+    transfer: Transfer,
+    report: (phase: LookupProgress['phase'], done: number, total: number) => void,
+  ): Promise<Found | undefined> {
+    if (this.ranges.order !== 'unsorted') {
+      const shard = await this.probe(docId, shards, transfer, report).catch((e: unknown) => {
+        if (e instanceof OutOfOrder) return 'unsorted' as const;
+        throw e;
+      });
+      if (shard === undefined) return undefined;
+      if (shard !== 'unsorted') {
+        for (const rowGroup of candidateRowGroups(await this.summaryOf(shards[shard]!, transfer), docId)) {
+          const row = (await this.rowGroupIds(shards[shard]!, rowGroup, transfer)).indexOf(docId);
+          if (row >= 0) return { shard: shards[shard]!, rowGroup, row, ...this.fieldsOf(shards[shard]!, rowGroup, row) };
+        }
+        return undefined;
+      }
+      await this.saveRanges();
+    }
+    return this.search(docId, shards, transfer, report);
+  }
+
+  /** The index of the shard whose range holds docId, undefined when none can; throws OutOfOrder. */
+  private async probe(
+    docId: string,
+    shards: readonly ShardEntry[],
+    transfer: Transfer,
+    report: (phase: LookupProgress['phase'], done: number, total: number) => void,
+  ): Promise<number | undefined> {
+    await this.loadRanges(shards);
+    let probes = 0;
+    const rangeAt = async (i: number): Promise<ShardRange> => {
+      const known = this.ranges.get(i);
+      if (known) return known;
+      const summary = await this.summaryOf(shards[i]!, transfer);
+      report('probing', ++probes, shards.length);
+      const range = this.ranges.learn(i, summary);
+      if (!range || this.ranges.order === 'unsorted') throw new OutOfOrder();
+      return range;
+    };
+    const n = shards.length;
+    const [first, last] = await Promise.all([rangeAt(0), rangeAt(n - 1)]);
+    if (docId < first.min || docId > last.max) return undefined;
+    if (docId <= first.max) return 0;
+    if (docId >= last.min) return n - 1;
+    let lo = 0;
+    let hi = n - 1;
+    let bisect = false;
+    for (;;) {
+      // Known ranges narrow the interval for free.
+      const narrowed = this.ranges.narrow(docId, lo, hi);
+      if (narrowed.holds !== undefined) return narrowed.holds;
+      ({ lo, hi } = narrowed);
+      if (hi - lo <= 1) return undefined;
+      const width = hi - lo;
+      const at = bisect
+        ? (lo + hi) >> 1
+        : this.ranges.interpolate(docId, lo, hi) ?? (lo + hi) >> 1;
+      const r = await rangeAt(at);
+      if (r.min <= docId && docId <= r.max) {
+        await this.saveRanges();
+        return at;
+      }
+      if (docId < r.min) hi = at;
+      else lo = at;
+      // Interpolation that does not halve the interval gives way to bisection for one step.
+      bisect = !bisect && hi - lo > width / 2;
+    }
+  }
+
+  private rangesLoaded = false;
+
+  private async loadRanges(shards: readonly ShardEntry[]): Promise<void> {
+    if (this.rangesLoaded) return;
+    this.rangesLoaded = true;
+    const key = cacheKeys.listing(settingsKey(this.settings));
+    const cached = await this.cache.getListing(key).catch(() => undefined);
+    this.ranges.restore(cached?.ranges, shards);
+  }
+
+  /** Keeps what was learned about the ranges beside the shard list (IndexedDB / the CLI cache). */
+  private async saveRanges(): Promise<void> {
+    const key = cacheKeys.listing(settingsKey(this.settings));
+    const cached = await this.cache.getListing(key).catch(() => undefined);
+    if (!isCachedListing(cached)) return;
+    await this.cache.putListing(key, { ...cached, ranges: this.ranges.save(cached.shards) }).catch(() => undefined);
+  }
+
   /** Shards in batches: sorted shards' single candidate row groups at once, wide ones after all footers. */
   private async search(
     docId: string,
@@ -239,7 +354,7 @@ export class HfSourceDocs {
     const deferred: Array<{ shard: ShardEntry; rowGroup: number }> = [];
     const findIn = async (shard: ShardEntry, rowGroup: number): Promise<Found | undefined> => {
       const row = (await this.rowGroupIds(shard, rowGroup, transfer)).indexOf(docId);
-      return row >= 0 ? { shard, rowGroup, row } : undefined;
+      return row >= 0 ? { shard, rowGroup, row, ...this.fieldsOf(shard, rowGroup, row) } : undefined;
     };
     let footers = 0;
     for (let i = 0; i < shards.length; i += this.limits.concurrency) {
@@ -420,18 +535,23 @@ export class HfSourceDocs {
         const summary = await this.summaryOf(shard, transfer);
         const rows = summary.rowGroups[rowGroup]?.rows ?? 0;
         const metadata = await this.metadataOf(shard, transfer);
+        const columns = ['doc_id', ...adjacentSmallColumns(metadata, rowGroup)];
         const read = await readRowGroupRows(
           this.reader(shard, transfer),
           shard.size,
           metadata,
           rowGroup,
-          ['doc_id'],
+          columns,
           0,
           rows,
           this.limits.maxIdChunkBytes,
           shard.path,
         );
         const ids = read.map((r) => (typeof r.doc_id === 'string' ? r.doc_id : String(r.doc_id ?? '')));
+        if (columns.length > 1) {
+          this.heads.set(key, read);
+          while (this.heads.size > METADATA_KEPT) this.heads.delete(this.heads.keys().next().value!);
+        }
         if (this.keepRowGroupIds) await this.cache.putRowGroupIds(key, ids).catch(() => undefined);
         return ids;
       })();
@@ -441,6 +561,14 @@ export class HfSourceDocs {
       p.then(forget, forget);
     }
     return p;
+  }
+
+  /** The small fields of a row read with its row group's doc_id, when they were. */
+  private fieldsOf(shard: ShardEntry, rowGroup: number, row: number): { fields?: Record<string, unknown> } {
+    const head = this.heads.get(cacheKeys.rowGroupIds(this.datasetKey, shard, rowGroup))?.[row];
+    if (!head) return {};
+    const { doc_id: _, ...fields } = head;
+    return { fields };
   }
 
   private async readRows(
@@ -464,6 +592,24 @@ export class HfSourceDocs {
     );
   }
 }
+
+/**
+ * The small columns whose chunks directly follow doc_id's in this row group (no other column's
+ * bytes between): reading them with doc_id costs no request and no media byte.
+ */
+function adjacentSmallColumns(metadata: FileMetaData, rowGroup: number): string[] {
+  const out: string[] = [];
+  let end = chunkRange(metadata, rowGroup, 'doc_id')?.end;
+  for (;;) {
+    const next = SMALL_COLUMNS.find((c) => !out.includes(c) && chunkRange(metadata, rowGroup, c)?.start === end);
+    if (!next || end === undefined) return out;
+    out.push(next);
+    end = chunkRange(metadata, rowGroup, next)!.end;
+  }
+}
+
+/** A footer showed that the shards' doc_id ranges are not in shard order. */
+class OutOfOrder extends Error {}
 
 /** Whether some id of the sorted list lies in [min, max]. */
 function anyBetween(sorted: readonly string[], min: string, max: string): boolean {
