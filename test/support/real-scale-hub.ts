@@ -28,6 +28,12 @@ export interface RealScaleHub {
   latency: { ms: number };
   /** Requests that were answered with nothing (the silent server). */
   mode: { silent: boolean };
+  /**
+   * Milliseconds this process spent making the answers (writing footers and row groups), latency
+   * excluded. The mock runs in the client's process, so a client's wall time minus this is what
+   * the client would have waited for a Hub whose files already exist.
+   */
+  busy: { ms: number };
   close(): Promise<void>;
 }
 
@@ -63,6 +69,7 @@ export async function startRealScaleHub(
   const pageSize = options.pageSize ?? 1000;
   const latency = { ms: options.latencyMs ?? 80 };
   const mode = { silent: false };
+  const busy = { ms: 0 };
   const log: RealHubRequest[] = [];
   const hubSlots = limiter(options.connections ?? 6);
   const fileSlots = limiter(options.connections ?? 6);
@@ -80,18 +87,24 @@ export async function startRealScaleHub(
   ];
   let listing: unknown[] | undefined;
 
-  const wrap = (slots: ReturnType<typeof limiter>, handle: (req: IncomingMessage, res: ServerResponse) => void) =>
+  const wrap =
+    (slots: ReturnType<typeof limiter>, handle: (req: IncomingMessage, res: ServerResponse) => void) =>
     (req: IncomingMessage, res: ServerResponse) => {
       for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
       if (req.method === 'OPTIONS') {
-        res.writeHead(204, { 'access-control-allow-headers': 'Range, Accept', 'access-control-allow-methods': 'GET, HEAD' });
+        res.writeHead(204, {
+          'access-control-allow-headers': 'Range, Accept',
+          'access-control-allow-methods': 'GET, HEAD',
+        });
         res.end();
         return;
       }
       if (mode.silent) return; // never answers
       void slots(async () => {
         await sleep(latency.ms);
+        const t = performance.now();
         handle(req, res);
+        busy.ms += performance.now() - t;
       });
     };
 
@@ -111,7 +124,10 @@ export async function startRealScaleHub(
       const start = Number(range[1]);
       const end = Math.min(v.size - 1, Number(range[2])) + 1;
       const body = v.read(start, end);
-      res.writeHead(206, { 'content-length': String(body.byteLength), 'content-range': `bytes ${start}-${end - 1}/${v.size}` });
+      res.writeHead(206, {
+        'content-length': String(body.byteLength),
+        'content-range': `bytes ${start}-${end - 1}/${v.size}`,
+      });
       res.end(body);
       log.push({
         origin: 'files',
@@ -164,6 +180,7 @@ export async function startRealScaleHub(
     log,
     latency,
     mode,
+    busy,
     close: async () => {
       await Promise.all([hub.close(), files.close()]);
     },

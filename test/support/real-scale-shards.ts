@@ -91,16 +91,22 @@ export function makeRealScaleShards(options: RealScaleOptions): RealScaleShards 
     order: options.order,
     mediaPerRowGroup: options.mediaPerRowGroup ?? 8_000_000,
   };
-  // Rows per shard vary; about two numbers in three are ids, plus every included id.
+  // Rows per shard vary.
   // Whole row groups only, so that every shard's layout follows from one written row group.
   const counts = Array.from(
     { length: o.shards },
-    (_, s) => Math.round((o.rowsPerShard * (0.85 + (hash32(s + 99) % 3000) / 10_000)) / o.rowGroupSize) * o.rowGroupSize,
+    (_, s) =>
+      Math.round((o.rowsPerShard * (0.85 + (hash32(s + 99) % 3000) / 10_000)) / o.rowGroupSize) * o.rowGroupSize,
   );
   const rows = counts.reduce((a, b) => a + b, 0);
   const included = new Set((options.include ?? []).map(numberOf).filter((n) => Number.isFinite(n)));
+  // About two numbers in three are ids, spread far enough to reach every included id.
+  const span = Math.max(Math.round(rows * 1.5), Math.round((Math.max(0, ...included) + 1) * 1.01));
+  const keep = Math.floor(((rows - included.size) / span) * 0.99 * 2 ** 32);
   const numbers = new Int32Array(rows);
-  for (let n = 1, r = 0; r < rows; n++) if (included.has(n) || hash32(n) % 3 !== 0) numbers[r++] = n;
+  for (let n = 1, r = 0; r < rows; n++) if (included.has(n) || hash32(n) < keep || n > span) numbers[r++] = n;
+  for (const n of included)
+    if (numbers[rows - 1]! < n) throw new Error(`EFTA${String(n).padStart(8, '0')} did not fit in ${rows} rows`);
   if (numbers[rows - 1]! > 99_999_999) throw new Error('ids past EFTA + 8 digits');
   // Sorted: shard s holds the next counts[s] ids. Unsorted: row r goes to a shard by its hash.
   const members: Int32Array[] = [];
@@ -115,7 +121,9 @@ export function makeRealScaleShards(options: RealScaleOptions): RealScaleShards 
     for (let r = 0; r < rows; r++) lists[hash32(r * 3 + 5) % o.shards]!.push(numbers[r]!);
     for (const l of lists) members.push(Int32Array.from(l));
   }
-  const paths = members.map((_, s) => `data/train-${String(s).padStart(5, '0')}-of-${String(o.shards).padStart(5, '0')}.parquet`);
+  const paths = members.map(
+    (_, s) => `data/train-${String(s).padStart(5, '0')}-of-${String(o.shards).padStart(5, '0')}.parquet`,
+  );
   const index = new Map(paths.map((p, s) => [p, s]));
   const built = new Map<number, VirtualShard>();
   const sizes = new Map<number, number>();
@@ -126,7 +134,8 @@ export function makeRealScaleShards(options: RealScaleOptions): RealScaleShards 
     return generatedText(n, length);
   };
   const textFor = (n: number, row: number) => options.textOf?.(idOf(n)) ?? genericText(n, row);
-  const overridden = (ids: Int32Array) => options.textOf !== undefined && ids.some((n) => options.textOf!(idOf(n)) !== undefined);
+  const overridden = (ids: Int32Array) =>
+    options.textOf !== undefined && ids.some((n) => options.textOf!(idOf(n)) !== undefined);
 
   /** One row group written alone: "PAR1", its column chunks, its footer. */
   function writeRowGroup(numbers: Int32Array): Uint8Array {
@@ -138,7 +147,13 @@ export function makeRealScaleShards(options: RealScaleOptions): RealScaleShards 
         codec: 'UNCOMPRESSED',
         columnData: [
           { name: 'doc_id', data: ids, type: 'STRING', nullable: false, ...plain },
-          { name: 'file_name', data: ids.map((id) => `DataSet 9/${id}.pdf`), type: 'STRING', statistics: false, ...plain },
+          {
+            name: 'file_name',
+            data: ids.map((id) => `DataSet 9/${id}.pdf`),
+            type: 'STRING',
+            statistics: false,
+            ...plain,
+          },
           { name: 'file_type', data: ids.map(() => 'pdf'), type: 'STRING', statistics: false, ...plain },
           {
             name: 'online_url',
@@ -195,7 +210,9 @@ export function makeRealScaleShards(options: RealScaleOptions): RealScaleShards 
 
   function build(s: number): VirtualShard {
     const groups = groupsOf(s);
-    const chunks: Array<{ start: number; end: number; rg: number; from: number } | { start: number; end: number; rg: -1; from: 0 }> = [];
+    const chunks: Array<
+      { start: number; end: number; rg: number; from: number } | { start: number; end: number; rg: -1; from: 0 }
+    > = [];
     const media: Array<{ start: number; end: number }> = [];
     const rowGroupMeta: FileMetaData['row_groups'] = [];
     let at = 4;

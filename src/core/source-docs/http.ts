@@ -3,10 +3,12 @@
  * limit, with a count of requests and bytes so that every lookup can say what it cost.
  */
 import { errorMessage } from '../error-message.ts';
+import { FetchTimedOut } from '../net/guarded-fetch.ts';
 
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 
-export type SourceErrorKind = 'network' | 'http' | 'range' | 'too-large' | 'bad-data' | 'not-found' | 'settings';
+export type SourceErrorKind =
+  'network' | 'http' | 'range' | 'too-large' | 'bad-data' | 'not-found' | 'settings' | 'timeout' | 'cancelled';
 
 /** A failure of the remote source, with what failed in words a user can act on. */
 export class SourceError extends Error {
@@ -59,8 +61,7 @@ export class Transfer {
     try {
       return await this.fetchFn(url, init);
     } catch (e) {
-      const why = errorMessage(e);
-      throw new SourceError(`could not reach ${new URL(url).host} (${why})`, 'network');
+      throw asSourceError(e, url, `could not reach ${new URL(url).host} (${errorMessage(e)})`);
     }
   }
 
@@ -142,7 +143,9 @@ export class Transfer {
     const parts: Uint8Array[] = [];
     let total = 0;
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch((e: unknown) => {
+        throw asSourceError(e, url, `${shownUrl(url)}: the answer broke off (${errorMessage(e)})`);
+      });
       if (done) break;
       total += value.byteLength;
       this.count(0, value.byteLength);
@@ -161,6 +164,14 @@ export class Transfer {
     }
     return out;
   }
+}
+
+/** A stop or time limit keeps its own words; a silent server is a timeout; the rest is the network's. */
+function asSourceError(e: unknown, url: string, otherwise: string): SourceError {
+  if (e instanceof SourceError) return e;
+  if (e instanceof FetchTimedOut)
+    return new SourceError(`${new URL(url).host} sent nothing for ${e.seconds} s; the read was stopped`, 'timeout');
+  return new SourceError(otherwise, 'network');
 }
 
 async function discard(response: Response): Promise<void> {

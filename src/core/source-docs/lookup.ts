@@ -16,12 +16,14 @@ import {
   type CachedLocation,
   type SourceCache,
 } from './cache.ts';
+import { errorMessage } from '../error-message.ts';
 import { SourceError, Transfer, type FetchFn, type TransferStats } from './http.ts';
 import { ShardRanges, type ShardRange } from './shard-ranges.ts';
 import { listShards, resolveUrl, type ShardEntry } from './hub.ts';
 import { DEFAULT_LIMITS, type SourceLimits } from './limits.ts';
 import { locatorEntry, SOURCE_DOC_ID_RE, type LocatorEntry, type SourceLocator } from './locator.ts';
-import { isCommitSha, settingsKey, type HfSourceSettings } from './settings.ts';
+import { hostOf, isCommitSha, settingsKey, type HfSourceSettings } from './settings.ts';
+import { guardedFetch } from '../net/guarded-fetch.ts';
 import {
   candidateRowGroups,
   chunkRange,
@@ -71,6 +73,26 @@ export interface LookupProgress {
   total: number;
   requests: number;
   bytes: number;
+}
+
+export interface BatchProgress {
+  /** Finding where the ids are, then reading row groups' text. */
+  phase: 'locating' | 'footers' | 'reading';
+  done: number;
+  total: number;
+  requests: number;
+  bytes: number;
+  /** Documents whose text is read. */
+  read: number;
+}
+
+export interface BatchResult {
+  texts: Map<string, string>;
+  /** Ids the source has no row for. */
+  missing: string[];
+  /** Ids that could not be read, with why. */
+  failed: Map<string, string>;
+  cost: TransferStats;
 }
 
 export interface HfSourceDocsOptions {
@@ -135,11 +157,61 @@ export class HfSourceDocs {
     return this.locator !== undefined;
   }
 
-  /** The document, or undefined when the source has no row with this doc_id. */
-  async get(docId: string, onProgress?: (p: LookupProgress) => void): Promise<SourceDoc | undefined> {
+  /**
+   * The document, or undefined when the source has no row with this doc_id. Fails (kind
+   * 'timeout') when the source stays silent past limits.idleMs or the lookup passes
+   * limits.lookupMs, and (kind 'cancelled') when `signal` aborts.
+   */
+  async get(
+    docId: string,
+    onProgress?: (p: LookupProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<SourceDoc | undefined> {
     if (!SOURCE_DOC_ID_RE.test(docId))
       throw new SourceError(`${JSON.stringify(docId.slice(0, 80))} is not a doc id`, 'settings');
-    const transfer = new Transfer(this.fetchFn, this.totals);
+    const guard = this.guard(signal, this.limits.lookupMs);
+    try {
+      return await this.lookup(docId, new Transfer(guard.fetch, this.totals), onProgress);
+    } finally {
+      guard.release();
+    }
+  }
+
+  /** Requests that stop on `signal`, on a silent server, and (when given) past a total time. */
+  private guard(signal: AbortSignal | undefined, totalMs?: number): { fetch: FetchFn; release(): void } {
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(new SourceError('stopped', 'cancelled'));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const host = hostOf(this.settings.endpoint);
+    const timer =
+      totalMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              stop.abort(
+                new SourceError(
+                  `reading from ${host} took longer than ${Math.round(totalMs / 1000)} s; the lookup was stopped`,
+                  'timeout',
+                ),
+              ),
+            totalMs,
+          );
+    const guarded = guardedFetch(this.fetchFn as typeof fetch, { signal: stop.signal, timeoutMs: this.limits.idleMs });
+    return {
+      fetch: (input, init) => guarded(input, init),
+      release: () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      },
+    };
+  }
+
+  private async lookup(
+    docId: string,
+    transfer: Transfer,
+    onProgress?: (p: LookupProgress) => void,
+  ): Promise<SourceDoc | undefined> {
     const report = (phase: LookupProgress['phase'], done: number, total: number) =>
       onProgress?.({ phase, done, total, requests: transfer.stats.requests, bytes: transfer.stats.bytes });
     const fresh = isCommitSha(this.settings.revision);
@@ -201,8 +273,8 @@ export class HfSourceDocs {
   async locate(
     ids: readonly string[],
     onProgress?: (p: LookupProgress & { found: number }) => void,
+    transfer = new Transfer(this.fetchFn, this.totals),
   ): Promise<{ found: Map<string, LocatorEntry>; missing: string[]; shards: ShardEntry[]; cost: TransferStats }> {
-    const transfer = new Transfer(this.fetchFn, this.totals);
     const wanted = [...new Set(ids)].filter((id) => SOURCE_DOC_ID_RE.test(id)).sort();
     const found = new Map<string, LocatorEntry>();
     const shards = await this.shards(transfer);
@@ -232,6 +304,171 @@ export class HfSourceDocs {
     return { found, missing: wanted.filter((id) => !found.has(id)), shards, cost: { ...transfer.stats } };
   }
 
+  /**
+   * The text of many documents (the audit, a task's gold set): each id is located (its cached
+   * place, else a search that reuses every footer and doc_id list already read; on unsorted
+   * shards one pass over all footers), then each row group's text is read once for all the ids
+   * it holds, a few row groups at a time. Places are cached as they are found, so a run stopped
+   * (signal) or reloaded goes on from there.
+   */
+  async readMany(
+    ids: readonly string[],
+    onProgress?: (p: BatchProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<BatchResult> {
+    const guard = this.guard(signal);
+    try {
+      return await this.readAll(ids, new Transfer(guard.fetch, this.totals), onProgress, signal);
+    } finally {
+      guard.release();
+    }
+  }
+
+  private async readAll(
+    ids: readonly string[],
+    transfer: Transfer,
+    onProgress?: (p: BatchProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<BatchResult> {
+    const wanted = [...new Set(ids)].filter((id) => SOURCE_DOC_ID_RE.test(id)).sort();
+    const texts = new Map<string, string>();
+    const failed = new Map<string, string>();
+    const missing: string[] = [];
+    const places = new Map<string, CachedLocation>();
+    const progress: BatchProgress = {
+      phase: 'locating',
+      done: 0,
+      total: wanted.length,
+      requests: 0,
+      bytes: 0,
+      read: 0,
+    };
+    const report = () =>
+      onProgress?.({ ...progress, requests: transfer.stats.requests, bytes: transfer.stats.bytes, read: texts.size });
+    const stopIfAsked = () => {
+      if (signal?.aborted) throw new SourceError('stopped', 'cancelled');
+    };
+    const sKey = settingsKey(this.settings);
+    const fresh = isCommitSha(this.settings.revision);
+    const fail = (id: string, e: unknown) => {
+      if (e instanceof SourceError && e.kind === 'cancelled') throw e;
+      failed.set(id, errorMessage(e));
+    };
+
+    // Places: cached ones first, then a search for the rest.
+    const unplaced: string[] = [];
+    for (const id of wanted) {
+      const c = await this.cache.getLocation(cacheKeys.location(sKey, id)).catch(() => undefined);
+      if (isCachedLocation(c) && (fresh || this.now() - c.fetchedAt < LOCATION_MAX_AGE_MS)) places.set(id, c);
+      else unplaced.push(id);
+    }
+    progress.done = places.size;
+    report();
+    const place = async (id: string, at: Found) => {
+      const location: CachedLocation = {
+        shard: at.shard,
+        rowGroup: at.rowGroup,
+        row: at.row,
+        file_name: this.field(at.fields?.file_name),
+        file_type: this.field(at.fields?.file_type),
+        online_url: this.field(at.fields?.online_url),
+        fetchedAt: this.now(),
+      };
+      places.set(id, location);
+      await this.cache.putLocation(cacheKeys.location(sKey, id), location).catch(() => undefined);
+    };
+    if (unplaced.length > 0) {
+      const shards = await this.shards(transfer);
+      await this.loadRanges(shards);
+      const quiet = () => undefined;
+      let next = 0;
+      const searchOne = async (): Promise<void> => {
+        while (next < unplaced.length && this.ranges.order !== 'unsorted') {
+          stopIfAsked();
+          const id = unplaced[next++]!;
+          try {
+            const at = await this.find(id, shards, transfer, quiet, false);
+            if (at === 'unsorted') {
+              next--;
+              return;
+            }
+            if (at) await place(id, at);
+            else missing.push(id);
+          } catch (e) {
+            fail(id, e);
+          }
+          progress.done++;
+          report();
+        }
+      };
+      await Promise.all(Array.from({ length: this.limits.concurrency }, searchOne));
+      const rest = unplaced.filter((id) => !places.has(id) && !failed.has(id) && !missing.includes(id));
+      if (rest.length > 0) {
+        // Unsorted shards: one pass over every footer finds them all.
+        stopIfAsked();
+        const located = await this.locate(
+          rest,
+          (p) => {
+            progress.phase = 'footers';
+            progress.done = p.done;
+            progress.total = p.total;
+            report();
+          },
+          transfer,
+        );
+        for (const [id, at] of located.found) await place(id, at);
+        missing.push(...located.missing);
+      }
+    }
+
+    // Texts: one read of each row group's text for all its ids.
+    const groups = new Map<string, { shard: ShardEntry; rowGroup: number; ids: string[] }>();
+    for (const [id, at] of places) {
+      const key = `${at.shard.path}#${at.rowGroup}`;
+      const g = groups.get(key) ?? { shard: at.shard, rowGroup: at.rowGroup, ids: [] };
+      g.ids.push(id);
+      groups.set(key, g);
+    }
+    const list = [...groups.values()];
+    progress.phase = 'reading';
+    progress.done = 0;
+    progress.total = list.length;
+    report();
+    let next = 0;
+    const readGroup = async (): Promise<void> => {
+      while (next < list.length) {
+        stopIfAsked();
+        const g = list[next++]!;
+        try {
+          const rows = g.ids.map((id) => places.get(id)!.row);
+          const from = Math.min(...rows);
+          const metadata = await this.metadataOf(g.shard, transfer);
+          const read = await readRowGroupRows(
+            this.reader(g.shard, transfer),
+            g.shard.size,
+            metadata,
+            g.rowGroup,
+            ['text_content'],
+            from,
+            Math.max(...rows) + 1,
+            this.limits.maxTextChunkBytes,
+            g.shard.path,
+          );
+          for (const id of g.ids) {
+            const text = read[places.get(id)!.row - from]?.text_content;
+            texts.set(id, typeof text === 'string' ? text.slice(0, this.limits.maxTextChars) : '');
+          }
+        } catch (e) {
+          for (const id of g.ids) fail(id, e);
+        }
+        progress.done++;
+        report();
+      }
+    };
+    await Promise.all(Array.from({ length: this.limits.concurrency }, readGroup));
+    return { texts, missing, failed, cost: { ...transfer.stats } };
+  }
+
   private async scanShard(shard: ShardEntry, wanted: readonly string[], transfer: Transfer) {
     const hits = new Map<string, LocatorEntry>();
     const summary = await this.summaryOf(shard, transfer);
@@ -259,7 +496,21 @@ export class HfSourceDocs {
     shards: readonly ShardEntry[],
     transfer: Transfer,
     report: (phase: LookupProgress['phase'], done: number, total: number) => void,
-  ): Promise<Found | undefined> {
+    scanWhenUnsorted: false,
+  ): Promise<Found | undefined | 'unsorted'>;
+  private async find(
+    docId: string,
+    shards: readonly ShardEntry[],
+    transfer: Transfer,
+    report: (phase: LookupProgress['phase'], done: number, total: number) => void,
+  ): Promise<Found | undefined>;
+  private async find(
+    docId: string,
+    shards: readonly ShardEntry[],
+    transfer: Transfer,
+    report: (phase: LookupProgress['phase'], done: number, total: number) => void,
+    scanWhenUnsorted = true,
+  ): Promise<Found | undefined | 'unsorted'> {
     if (this.ranges.order !== 'unsorted') {
       const shard = await this.probe(docId, shards, transfer, report).catch((e: unknown) => {
         if (e instanceof OutOfOrder) return 'unsorted' as const;
@@ -269,12 +520,14 @@ export class HfSourceDocs {
       if (shard !== 'unsorted') {
         for (const rowGroup of candidateRowGroups(await this.summaryOf(shards[shard]!, transfer), docId)) {
           const row = (await this.rowGroupIds(shards[shard]!, rowGroup, transfer)).indexOf(docId);
-          if (row >= 0) return { shard: shards[shard]!, rowGroup, row, ...this.fieldsOf(shards[shard]!, rowGroup, row) };
+          if (row >= 0)
+            return { shard: shards[shard]!, rowGroup, row, ...this.fieldsOf(shards[shard]!, rowGroup, row) };
         }
         return undefined;
       }
       await this.saveRanges();
     }
+    if (!scanWhenUnsorted) return 'unsorted';
     return this.search(docId, shards, transfer, report);
   }
 
@@ -286,6 +539,8 @@ export class HfSourceDocs {
     report: (phase: LookupProgress['phase'], done: number, total: number) => void,
   ): Promise<number | undefined> {
     await this.loadRanges(shards);
+    // A new session may learn from the cache that the shards are unsorted.
+    if (this.ranges.order === 'unsorted') throw new OutOfOrder();
     let probes = 0;
     const rangeAt = async (i: number): Promise<ShardRange> => {
       const known = this.ranges.get(i);
@@ -311,9 +566,7 @@ export class HfSourceDocs {
       ({ lo, hi } = narrowed);
       if (hi - lo <= 1) return undefined;
       const width = hi - lo;
-      const at = bisect
-        ? (lo + hi) >> 1
-        : this.ranges.interpolate(docId, lo, hi) ?? (lo + hi) >> 1;
+      const at = bisect ? (lo + hi) >> 1 : (this.ranges.interpolate(docId, lo, hi) ?? (lo + hi) >> 1);
       const r = await rangeAt(at);
       if (r.min <= docId && docId <= r.max) {
         await this.saveRanges();

@@ -25,7 +25,8 @@ beforeAll(async () => {
   expect(shards.shardOf.get(sortedDoc.doc_id)?.sorted).toBe(true);
   expect(shards.shardOf.get(unsortedDoc.doc_id)?.sorted).toBe(false);
   hub = await startMockHub({ files: shards.files, mediaRanges: shards.mediaRanges });
-});
+  // Writing six shards with megabytes of media takes seconds on a loaded machine.
+}, 60_000);
 
 afterAll(async () => {
   await hub?.close();
