@@ -17,13 +17,12 @@ import {
   type SourceCache,
 } from './cache.ts';
 import { errorMessage } from '../error-message.ts';
-import { SourceError, Transfer, type FetchFn, type TransferStats } from './http.ts';
+import { SourceError, Transfer, type FetchFn, type TransferGuard, type TransferStats } from './http.ts';
 import { ShardRanges, type ShardRange } from './shard-ranges.ts';
 import { listShards, resolveUrl, type ShardEntry } from './hub.ts';
 import { DEFAULT_LIMITS, type SourceLimits } from './limits.ts';
 import { locatorEntry, SOURCE_DOC_ID_RE, type LocatorEntry, type SourceLocator } from './locator.ts';
 import { hostOf, isCommitSha, settingsKey, type HfSourceSettings } from './settings.ts';
-import { guardedFetch } from '../net/guarded-fetch.ts';
 import {
   candidateRowGroups,
   chunkRange,
@@ -171,14 +170,14 @@ export class HfSourceDocs {
       throw new SourceError(`${JSON.stringify(docId.slice(0, 80))} is not a doc id`, 'settings');
     const guard = this.guard(signal, this.limits.lookupMs);
     try {
-      return await this.lookup(docId, new Transfer(guard.fetch, this.totals), onProgress);
+      return await this.lookup(docId, new Transfer(this.fetchFn, this.totals, guard.guard), onProgress);
     } finally {
       guard.release();
     }
   }
 
-  /** Requests that stop on `signal`, on a silent server, and (when given) past a total time. */
-  private guard(signal: AbortSignal | undefined, totalMs?: number): { fetch: FetchFn; release(): void } {
+  /** A guard for one lookup's requests: `signal`, the idle limit and (when given) a total time. */
+  private guard(signal: AbortSignal | undefined, totalMs?: number): { guard: TransferGuard; release(): void } {
     const stop = new AbortController();
     const onAbort = () => stop.abort(new SourceError('stopped', 'cancelled'));
     if (signal?.aborted) onAbort();
@@ -197,9 +196,8 @@ export class HfSourceDocs {
               ),
             totalMs,
           );
-    const guarded = guardedFetch(this.fetchFn as typeof fetch, { signal: stop.signal, timeoutMs: this.limits.idleMs });
     return {
-      fetch: (input, init) => guarded(input, init),
+      guard: { signal: stop.signal, idleMs: this.limits.idleMs },
       release: () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
@@ -318,7 +316,7 @@ export class HfSourceDocs {
   ): Promise<BatchResult> {
     const guard = this.guard(signal);
     try {
-      return await this.readAll(ids, new Transfer(guard.fetch, this.totals), onProgress, signal);
+      return await this.readAll(ids, new Transfer(this.fetchFn, this.totals, guard.guard), onProgress, signal);
     } finally {
       guard.release();
     }
