@@ -58,6 +58,17 @@ class SourceDocsState {
     return s.ok ? hostOf(s.value.endpoint) : '';
   }
 
+  /** Scheme and host ("https://huggingface.co"): what the consent names, so plain http shows. */
+  get origin(): string {
+    const s = this.settings;
+    if (!s.ok) return '';
+    try {
+      return new URL(s.value.endpoint).origin;
+    } catch {
+      return s.value.endpoint;
+    }
+  }
+
   get allowed(): boolean {
     const s = this.settings;
     return s.ok && this.allowedEndpoints.includes(s.value.endpoint);
@@ -113,6 +124,11 @@ class SourceDocsState {
     }
     await this.locatorSent.done;
     return worker.lookup({ ...s.value }, docId, Comlink.proxy(onProgress));
+  }
+
+  /** Stops the lookups under way (they end as 'cancelled'). */
+  cancel(): Promise<void> {
+    return sourceWorker().cancel();
   }
 
   clearCache(): Promise<void> {

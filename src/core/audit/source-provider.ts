@@ -57,19 +57,31 @@ export function sourceLabel(settings: { dataset: string; revision: string; endpo
   return `the Hugging Face source ${settings.dataset} at ${settings.revision} (${hostOf(settings.endpoint)})`;
 }
 
-/** The Hugging Face reader (CLI): its errors become failures, a doc_id it lacks is not read. */
-export function hfSourceProvider(docs: HfSourceDocs, concurrency = 4) {
-  return sourceTextProvider(
-    sourceLabel(docs.settings),
-    async (id): Promise<SourceRead> => {
+/**
+ * The Hugging Face reader (CLI) as one batch: ids grouped by row group, each row group's text
+ * read once (HfSourceDocs.readMany); ids it cannot read become failures, ids it lacks are not read.
+ */
+export function hfSourceProvider(docs: HfSourceDocs): { provider: DocTextProvider; failures: SourceReadFailures } {
+  const failures: SourceReadFailures = { count: 0, gaveUp: false };
+  const provider: DocTextProvider = {
+    label: sourceLabel(docs.settings),
+    async read(ids, onProgress) {
       try {
-        const doc = await docs.get(id);
-        return doc ? { ok: true, text: doc.row.text_content } : { ok: false, kind: 'missing', error: 'no such doc_id' };
+        const result = await docs.readMany(ids, (p) => onProgress?.(p.read, ids.length));
+        for (const [id, why] of result.failed) {
+          failures.count++;
+          failures.first ??= `${id}: ${why}`;
+        }
+        onProgress?.(ids.length, ids.length);
+        return result.texts;
       } catch (e) {
-        if (e instanceof SourceError) return { ok: false, kind: e.kind, error: e.message };
-        return { ok: false, kind: 'internal', error: errorMessage(e) };
+        // The source could not be listed or reached at all: nothing read, say why once.
+        failures.count += ids.length;
+        failures.first ??= `${ids[0] ?? ''}: ${e instanceof SourceError ? e.message : errorMessage(e)}`;
+        failures.gaveUp = true;
+        return new Map();
       }
     },
-    concurrency,
-  );
+  };
+  return { provider, failures };
 }

@@ -5,9 +5,12 @@
  * byte range: its row group's text_content.
  */
 import type { ShardEntry } from './hub.ts';
+import type { SavedRanges } from './shard-ranges.ts';
 
 export interface CachedListing {
   shards: ShardEntry[];
+  /** doc_id ranges learned from footers (see shard-ranges.ts); absent until a search learns some. */
+  ranges?: SavedRanges;
   /** ms since the epoch. */
   fetchedAt: number;
 }

@@ -6,7 +6,8 @@ import { errorMessage } from '../error-message.ts';
 
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 
-export type SourceErrorKind = 'network' | 'http' | 'range' | 'too-large' | 'bad-data' | 'not-found' | 'settings';
+export type SourceErrorKind =
+  'network' | 'http' | 'range' | 'too-large' | 'bad-data' | 'not-found' | 'settings' | 'timeout' | 'cancelled';
 
 /** A failure of the remote source, with what failed in words a user can act on. */
 export class SourceError extends Error {
@@ -36,13 +37,27 @@ export function shownUrl(url: string): string {
   }
 }
 
+/** What stops a transfer's requests: a signal (Cancel, a total time limit) and silence. */
+export interface TransferGuard {
+  /** Aborted with the reason requests then fail with (a SourceError). */
+  signal?: AbortSignal;
+  /** A server that sends nothing this long (no answer, or a body that stops) fails the request. */
+  idleMs?: number;
+}
+
 export class Transfer {
   readonly stats: TransferStats = { requests: 0, bytes: 0 };
+  /** Per response: the controller that stops its body (silence, the guard's signal). */
+  private readonly stops = new WeakMap<
+    Response,
+    { request: AbortController; idle: () => SourceError; release: () => void }
+  >();
 
   /** `totals`, when given, counts this transfer's traffic too (one lookup's cost within a session's). */
   constructor(
     private readonly fetchFn: FetchFn,
     private readonly totals?: TransferStats,
+    private readonly guard: TransferGuard = {},
   ) {}
 
   private count(requests: number, bytes: number): void {
@@ -55,12 +70,33 @@ export class Transfer {
   }
 
   private async send(url: string, init: RequestInit): Promise<Response> {
+    const { signal, idleMs } = this.guard;
+    if (signal?.aborted) throw asSourceError(signal.reason, url, 'stopped');
     this.count(1, 0);
+    const request = new AbortController();
+    const host = new URL(url).host;
+    const idle = () =>
+      new SourceError(
+        `${host} sent nothing for ${Math.round((idleMs ?? 0) / 100) / 10} s; the read was stopped`,
+        'timeout',
+      );
+    const stop = () => request.abort(signal?.reason);
+    signal?.addEventListener('abort', stop, { once: true });
+    const release = () => signal?.removeEventListener('abort', stop);
+    const timer = idleMs === undefined ? undefined : setTimeout(() => request.abort(idle()), idleMs);
     try {
-      return await this.fetchFn(url, init);
+      const response = await this.fetchFn(url, { ...init, signal: request.signal });
+      this.stops.set(response, { request, idle, release });
+      return response;
     } catch (e) {
-      const why = errorMessage(e);
-      throw new SourceError(`could not reach ${new URL(url).host} (${why})`, 'network');
+      release();
+      throw asSourceError(
+        request.signal.aborted ? request.signal.reason : e,
+        url,
+        `could not reach ${host} (${errorMessage(e)})`,
+      );
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -122,6 +158,14 @@ export class Transfer {
 
   /** Reads a body, stopping (and failing) as soon as it passes maxBytes. */
   private async body(response: Response, maxBytes: number, url: string): Promise<Uint8Array> {
+    try {
+      return await this.readBody(response, maxBytes, url);
+    } finally {
+      this.stops.get(response)?.release();
+    }
+  }
+
+  private async readBody(response: Response, maxBytes: number, url: string): Promise<Uint8Array> {
     const declared = Number(response.headers.get('content-length'));
     const tooLarge = () =>
       new SourceError(
@@ -141,8 +185,18 @@ export class Transfer {
     const reader = response.body.getReader();
     const parts: Uint8Array[] = [];
     let total = 0;
+    const guard = this.stops.get(response);
+    const idleMs = this.guard.idleMs;
     for (;;) {
-      const { done, value } = await reader.read();
+      const timer =
+        guard && idleMs !== undefined ? setTimeout(() => guard.request.abort(guard.idle()), idleMs) : undefined;
+      const { done, value } = await reader
+        .read()
+        .catch((e: unknown) => {
+          const why = guard?.request.signal.aborted ? guard.request.signal.reason : e;
+          throw asSourceError(why, url, `${shownUrl(url)}: the answer broke off (${errorMessage(e)})`);
+        })
+        .finally(() => clearTimeout(timer));
       if (done) break;
       total += value.byteLength;
       this.count(0, value.byteLength);
@@ -161,6 +215,12 @@ export class Transfer {
     }
     return out;
   }
+}
+
+/** A stop or time limit keeps its own words (a SourceError); anything else is the network's. */
+function asSourceError(e: unknown, _url: string, otherwise: string): SourceError {
+  if (e instanceof SourceError) return e;
+  return new SourceError(otherwise, 'network');
 }
 
 async function discard(response: Response): Promise<void> {

@@ -28,6 +28,10 @@ export interface SourceLimits {
   maxFieldChars: number;
   /** Requests under way at once for one lookup. */
   concurrency: number;
+  /** A server silent this long (no answer, or a body that stops) fails the request. */
+  idleMs: number;
+  /** One document lookup, all its requests together (a batch read has no total, it can be stopped). */
+  lookupMs: number;
 }
 
 export const DEFAULT_LIMITS: SourceLimits = {
@@ -41,4 +45,6 @@ export const DEFAULT_LIMITS: SourceLimits = {
   maxTextChars: 2_000_000,
   maxFieldChars: 2_048,
   concurrency: 6,
+  idleMs: 30_000,
+  lookupMs: 180_000,
 };

@@ -16,13 +16,16 @@ import {
   type CachedLocation,
   type SourceCache,
 } from './cache.ts';
-import { SourceError, Transfer, type FetchFn, type TransferStats } from './http.ts';
+import { errorMessage } from '../error-message.ts';
+import { SourceError, Transfer, type FetchFn, type TransferGuard, type TransferStats } from './http.ts';
+import { ShardRanges, type ShardRange } from './shard-ranges.ts';
 import { listShards, resolveUrl, type ShardEntry } from './hub.ts';
 import { DEFAULT_LIMITS, type SourceLimits } from './limits.ts';
 import { locatorEntry, SOURCE_DOC_ID_RE, type LocatorEntry, type SourceLocator } from './locator.ts';
-import { isCommitSha, settingsKey, type HfSourceSettings } from './settings.ts';
+import { hostOf, isCommitSha, settingsKey, type HfSourceSettings } from './settings.ts';
 import {
   candidateRowGroups,
+  chunkRange,
   parseFooter,
   readFooterBytes,
   readRowGroupRows,
@@ -63,11 +66,32 @@ export interface SourceDoc {
 }
 
 export interface LookupProgress {
-  phase: 'listing' | 'footers' | 'scanning' | 'reading';
+  /** 'probing': footers read to find the shard by its doc_id range (sorted shards). */
+  phase: 'listing' | 'probing' | 'footers' | 'scanning' | 'reading';
   done: number;
   total: number;
   requests: number;
   bytes: number;
+}
+
+export interface BatchProgress {
+  /** Finding where the ids are, then reading row groups' text. */
+  phase: 'locating' | 'footers' | 'reading';
+  done: number;
+  total: number;
+  requests: number;
+  bytes: number;
+  /** Documents whose text is read. */
+  read: number;
+}
+
+export interface BatchResult {
+  texts: Map<string, string>;
+  /** Ids the source has no row for. */
+  missing: string[];
+  /** Ids that could not be read, with why. */
+  failed: Map<string, string>;
+  cost: TransferStats;
 }
 
 export interface HfSourceDocsOptions {
@@ -86,7 +110,11 @@ const LISTING_MAX_AGE_MS = 24 * 3600 * 1000;
 const LOCATION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 const METADATA_KEPT = 24;
 
-type Found = LocatorEntry;
+/** Where an id is, with the small fields when they were read beside its row group's doc_id. */
+type Found = LocatorEntry & { fields?: Record<string, unknown> };
+
+/** The small text columns (everything but text_content); read with doc_id when they follow it. */
+const SMALL_COLUMNS = ['file_name', 'file_type', 'online_url'] as const;
 
 export class HfSourceDocs {
   readonly settings: HfSourceSettings;
@@ -100,9 +128,13 @@ export class HfSourceDocs {
   private readonly keepRowGroupIds: boolean;
   private readonly datasetKey: string;
   private listing?: Promise<ShardEntry[]>;
+  /** doc_id ranges learned from footers, and whether they are in shard order. */
+  private readonly ranges = new ShardRanges();
   private readonly metadata = new Map<string, Promise<FileMetaData>>();
   private readonly summaries = new Map<string, Promise<ShardSummary>>();
   private readonly ids = new Map<string, Promise<string[]>>();
+  /** The small fields of row groups whose doc_id was just read with them (a lookup's last step needs only text). */
+  private readonly heads = new Map<string, Array<Record<string, unknown>>>();
   /** Shard path -> the file host URL the Hub redirected to (saves the redirect on later reads). */
   private readonly resolved = new Map<string, string>();
 
@@ -124,11 +156,60 @@ export class HfSourceDocs {
     return this.locator !== undefined;
   }
 
-  /** The document, or undefined when the source has no row with this doc_id. */
-  async get(docId: string, onProgress?: (p: LookupProgress) => void): Promise<SourceDoc | undefined> {
+  /**
+   * The document, or undefined when the source has no row with this doc_id. Fails (kind
+   * 'timeout') when the source stays silent past limits.idleMs or the lookup passes
+   * limits.lookupMs, and (kind 'cancelled') when `signal` aborts.
+   */
+  async get(
+    docId: string,
+    onProgress?: (p: LookupProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<SourceDoc | undefined> {
     if (!SOURCE_DOC_ID_RE.test(docId))
       throw new SourceError(`${JSON.stringify(docId.slice(0, 80))} is not a doc id`, 'settings');
-    const transfer = new Transfer(this.fetchFn, this.totals);
+    const guard = this.guard(signal, this.limits.lookupMs);
+    try {
+      return await this.lookup(docId, new Transfer(this.fetchFn, this.totals, guard.guard), onProgress);
+    } finally {
+      guard.release();
+    }
+  }
+
+  /** A guard for one lookup's requests: `signal`, the idle limit and (when given) a total time. */
+  private guard(signal: AbortSignal | undefined, totalMs?: number): { guard: TransferGuard; release(): void } {
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(new SourceError('stopped', 'cancelled'));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const host = hostOf(this.settings.endpoint);
+    const timer =
+      totalMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              stop.abort(
+                new SourceError(
+                  `reading from ${host} took longer than ${Math.round(totalMs / 1000)} s; the lookup was stopped`,
+                  'timeout',
+                ),
+              ),
+            totalMs,
+          );
+    return {
+      guard: { signal: stop.signal, idleMs: this.limits.idleMs },
+      release: () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      },
+    };
+  }
+
+  private async lookup(
+    docId: string,
+    transfer: Transfer,
+    onProgress?: (p: LookupProgress) => void,
+  ): Promise<SourceDoc | undefined> {
     const report = (phase: LookupProgress['phase'], done: number, total: number) =>
       onProgress?.({ phase, done, total, requests: transfer.stats.requests, bytes: transfer.stats.bytes });
     const fresh = isCommitSha(this.settings.revision);
@@ -166,13 +247,21 @@ export class HfSourceDocs {
 
     report('listing', 0, 1);
     const shards = await this.shards(transfer);
-    const found = await this.search(docId, shards, transfer, report);
+    const found = await this.find(docId, shards, transfer, report);
     if (!found) return undefined;
     report('reading', 0, 1);
     const summary = await this.summaryOf(found.shard, transfer);
-    const columns = summary.columns.filter((c) => c !== 'doc_id');
+    const columns = found.fields ? ['text_content'] : summary.columns.filter((c) => c !== 'doc_id');
     const [row] = await this.readRows(found.shard, found.rowGroup, columns, found.row, transfer);
-    return this.remember(docId, found, { ...row, doc_id: docId }, summary, 'search', transfer, locationKey);
+    return this.remember(
+      docId,
+      found,
+      { ...found.fields, ...row, doc_id: docId },
+      summary,
+      'search',
+      transfer,
+      locationKey,
+    );
   }
 
   /**
@@ -182,8 +271,8 @@ export class HfSourceDocs {
   async locate(
     ids: readonly string[],
     onProgress?: (p: LookupProgress & { found: number }) => void,
+    transfer = new Transfer(this.fetchFn, this.totals),
   ): Promise<{ found: Map<string, LocatorEntry>; missing: string[]; shards: ShardEntry[]; cost: TransferStats }> {
-    const transfer = new Transfer(this.fetchFn, this.totals);
     const wanted = [...new Set(ids)].filter((id) => SOURCE_DOC_ID_RE.test(id)).sort();
     const found = new Map<string, LocatorEntry>();
     const shards = await this.shards(transfer);
@@ -213,6 +302,171 @@ export class HfSourceDocs {
     return { found, missing: wanted.filter((id) => !found.has(id)), shards, cost: { ...transfer.stats } };
   }
 
+  /**
+   * The text of many documents (the audit, a task's gold set): each id is located (its cached
+   * place, else a search that reuses every footer and doc_id list already read; on unsorted
+   * shards one pass over all footers), then each row group's text is read once for all the ids
+   * it holds, a few row groups at a time. Places are cached as they are found, so a run stopped
+   * (signal) or reloaded goes on from there.
+   */
+  async readMany(
+    ids: readonly string[],
+    onProgress?: (p: BatchProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<BatchResult> {
+    const guard = this.guard(signal);
+    try {
+      return await this.readAll(ids, new Transfer(this.fetchFn, this.totals, guard.guard), onProgress, signal);
+    } finally {
+      guard.release();
+    }
+  }
+
+  private async readAll(
+    ids: readonly string[],
+    transfer: Transfer,
+    onProgress?: (p: BatchProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<BatchResult> {
+    const wanted = [...new Set(ids)].filter((id) => SOURCE_DOC_ID_RE.test(id)).sort();
+    const texts = new Map<string, string>();
+    const failed = new Map<string, string>();
+    const missing: string[] = [];
+    const places = new Map<string, CachedLocation>();
+    const progress: BatchProgress = {
+      phase: 'locating',
+      done: 0,
+      total: wanted.length,
+      requests: 0,
+      bytes: 0,
+      read: 0,
+    };
+    const report = () =>
+      onProgress?.({ ...progress, requests: transfer.stats.requests, bytes: transfer.stats.bytes, read: texts.size });
+    const stopIfAsked = () => {
+      if (signal?.aborted) throw new SourceError('stopped', 'cancelled');
+    };
+    const sKey = settingsKey(this.settings);
+    const fresh = isCommitSha(this.settings.revision);
+    const fail = (id: string, e: unknown) => {
+      if (e instanceof SourceError && e.kind === 'cancelled') throw e;
+      failed.set(id, errorMessage(e));
+    };
+
+    // Places: cached ones first, then a search for the rest.
+    const unplaced: string[] = [];
+    for (const id of wanted) {
+      const c = await this.cache.getLocation(cacheKeys.location(sKey, id)).catch(() => undefined);
+      if (isCachedLocation(c) && (fresh || this.now() - c.fetchedAt < LOCATION_MAX_AGE_MS)) places.set(id, c);
+      else unplaced.push(id);
+    }
+    progress.done = places.size;
+    report();
+    const place = async (id: string, at: Found) => {
+      const location: CachedLocation = {
+        shard: at.shard,
+        rowGroup: at.rowGroup,
+        row: at.row,
+        file_name: this.field(at.fields?.file_name),
+        file_type: this.field(at.fields?.file_type),
+        online_url: this.field(at.fields?.online_url),
+        fetchedAt: this.now(),
+      };
+      places.set(id, location);
+      await this.cache.putLocation(cacheKeys.location(sKey, id), location).catch(() => undefined);
+    };
+    if (unplaced.length > 0) {
+      const shards = await this.shards(transfer);
+      await this.loadRanges(shards);
+      const quiet = () => undefined;
+      let next = 0;
+      const searchOne = async (): Promise<void> => {
+        while (next < unplaced.length && this.ranges.order !== 'unsorted') {
+          stopIfAsked();
+          const id = unplaced[next++]!;
+          try {
+            const at = await this.find(id, shards, transfer, quiet, false);
+            if (at === 'unsorted') {
+              next--;
+              return;
+            }
+            if (at) await place(id, at);
+            else missing.push(id);
+          } catch (e) {
+            fail(id, e);
+          }
+          progress.done++;
+          report();
+        }
+      };
+      await Promise.all(Array.from({ length: this.limits.concurrency }, searchOne));
+      const rest = unplaced.filter((id) => !places.has(id) && !failed.has(id) && !missing.includes(id));
+      if (rest.length > 0) {
+        // Unsorted shards: one pass over every footer finds them all.
+        stopIfAsked();
+        const located = await this.locate(
+          rest,
+          (p) => {
+            progress.phase = 'footers';
+            progress.done = p.done;
+            progress.total = p.total;
+            report();
+          },
+          transfer,
+        );
+        for (const [id, at] of located.found) await place(id, at);
+        missing.push(...located.missing);
+      }
+    }
+
+    // Texts: one read of each row group's text for all its ids.
+    const groups = new Map<string, { shard: ShardEntry; rowGroup: number; ids: string[] }>();
+    for (const [id, at] of places) {
+      const key = `${at.shard.path}#${at.rowGroup}`;
+      const g = groups.get(key) ?? { shard: at.shard, rowGroup: at.rowGroup, ids: [] };
+      g.ids.push(id);
+      groups.set(key, g);
+    }
+    const list = [...groups.values()];
+    progress.phase = 'reading';
+    progress.done = 0;
+    progress.total = list.length;
+    report();
+    let next = 0;
+    const readGroup = async (): Promise<void> => {
+      while (next < list.length) {
+        stopIfAsked();
+        const g = list[next++]!;
+        try {
+          const rows = g.ids.map((id) => places.get(id)!.row);
+          const from = Math.min(...rows);
+          const metadata = await this.metadataOf(g.shard, transfer);
+          const read = await readRowGroupRows(
+            this.reader(g.shard, transfer),
+            g.shard.size,
+            metadata,
+            g.rowGroup,
+            ['text_content'],
+            from,
+            Math.max(...rows) + 1,
+            this.limits.maxTextChunkBytes,
+            g.shard.path,
+          );
+          for (const id of g.ids) {
+            const text = read[places.get(id)!.row - from]?.text_content;
+            texts.set(id, typeof text === 'string' ? text.slice(0, this.limits.maxTextChars) : '');
+          }
+        } catch (e) {
+          for (const id of g.ids) fail(id, e);
+        }
+        progress.done++;
+        report();
+      }
+    };
+    await Promise.all(Array.from({ length: this.limits.concurrency }, readGroup));
+    return { texts, missing, failed, cost: { ...transfer.stats } };
+  }
+
   private async scanShard(shard: ShardEntry, wanted: readonly string[], transfer: Transfer) {
     const hits = new Map<string, LocatorEntry>();
     const summary = await this.summaryOf(shard, transfer);
@@ -229,6 +483,118 @@ export class HfSourceDocs {
     return hits;
   }
 
+  /**
+   * Where docId is. While the shards' doc_id ranges are in shard order (learned from each footer
+   * read, and checked against every range known), the shard is found by interpolation and
+   * bisection over footers: a handful of footers instead of all of them. A range out of order
+   * marks the dataset unsorted, and the search reads every footer.
+   */
+  private async find(
+    docId: string,
+    shards: readonly ShardEntry[],
+    transfer: Transfer,
+    report: (phase: LookupProgress['phase'], done: number, total: number) => void,
+    scanWhenUnsorted: false,
+  ): Promise<Found | undefined | 'unsorted'>;
+  private async find(
+    docId: string,
+    shards: readonly ShardEntry[],
+    transfer: Transfer,
+    report: (phase: LookupProgress['phase'], done: number, total: number) => void,
+  ): Promise<Found | undefined>;
+  private async find(
+    docId: string,
+    shards: readonly ShardEntry[],
+    transfer: Transfer,
+    report: (phase: LookupProgress['phase'], done: number, total: number) => void,
+    scanWhenUnsorted = true,
+  ): Promise<Found | undefined | 'unsorted'> {
+    if (this.ranges.order !== 'unsorted') {
+      const shard = await this.probe(docId, shards, transfer, report).catch((e: unknown) => {
+        if (e instanceof OutOfOrder) return 'unsorted' as const;
+        throw e;
+      });
+      if (shard === undefined) return undefined;
+      if (shard !== 'unsorted') {
+        for (const rowGroup of candidateRowGroups(await this.summaryOf(shards[shard]!, transfer), docId)) {
+          const row = (await this.rowGroupIds(shards[shard]!, rowGroup, transfer)).indexOf(docId);
+          if (row >= 0)
+            return { shard: shards[shard]!, rowGroup, row, ...this.fieldsOf(shards[shard]!, rowGroup, row) };
+        }
+        return undefined;
+      }
+      await this.saveRanges();
+    }
+    if (!scanWhenUnsorted) return 'unsorted';
+    return this.search(docId, shards, transfer, report);
+  }
+
+  /** The index of the shard whose range holds docId, undefined when none can; throws OutOfOrder. */
+  private async probe(
+    docId: string,
+    shards: readonly ShardEntry[],
+    transfer: Transfer,
+    report: (phase: LookupProgress['phase'], done: number, total: number) => void,
+  ): Promise<number | undefined> {
+    await this.loadRanges(shards);
+    // A new session may learn from the cache that the shards are unsorted.
+    if (this.ranges.order === 'unsorted') throw new OutOfOrder();
+    let probes = 0;
+    const rangeAt = async (i: number): Promise<ShardRange> => {
+      const known = this.ranges.get(i);
+      if (known) return known;
+      const summary = await this.summaryOf(shards[i]!, transfer);
+      report('probing', ++probes, shards.length);
+      const range = this.ranges.learn(i, summary);
+      if (!range || this.ranges.order === 'unsorted') throw new OutOfOrder();
+      return range;
+    };
+    const n = shards.length;
+    const [first, last] = await Promise.all([rangeAt(0), rangeAt(n - 1)]);
+    if (docId < first.min || docId > last.max) return undefined;
+    if (docId <= first.max) return 0;
+    if (docId >= last.min) return n - 1;
+    let lo = 0;
+    let hi = n - 1;
+    let bisect = false;
+    for (;;) {
+      // Known ranges narrow the interval for free.
+      const narrowed = this.ranges.narrow(docId, lo, hi);
+      if (narrowed.holds !== undefined) return narrowed.holds;
+      ({ lo, hi } = narrowed);
+      if (hi - lo <= 1) return undefined;
+      const width = hi - lo;
+      const at = bisect ? (lo + hi) >> 1 : (this.ranges.interpolate(docId, lo, hi) ?? (lo + hi) >> 1);
+      const r = await rangeAt(at);
+      if (r.min <= docId && docId <= r.max) {
+        await this.saveRanges();
+        return at;
+      }
+      if (docId < r.min) hi = at;
+      else lo = at;
+      // Interpolation that does not halve the interval gives way to bisection for one step.
+      bisect = !bisect && hi - lo > width / 2;
+    }
+  }
+
+  private rangesLoaded = false;
+
+  private async loadRanges(shards: readonly ShardEntry[]): Promise<void> {
+    if (this.rangesLoaded) return;
+    this.rangesLoaded = true;
+    const key = cacheKeys.listing(settingsKey(this.settings));
+    const cached = await this.cache.getListing(key).catch(() => undefined);
+    this.ranges.restore(cached?.ranges, shards);
+  }
+
+  /** Keeps what was learned about the ranges beside the shard list (IndexedDB / the CLI cache). */
+  private async saveRanges(): Promise<void> {
+    const key = cacheKeys.listing(settingsKey(this.settings));
+    const cached = await this.cache.getListing(key).catch(() => undefined);
+    if (!isCachedListing(cached)) return;
+    await this.cache.putListing(key, { ...cached, ranges: this.ranges.save(cached.shards) }).catch(() => undefined);
+  }
+
   /** Shards in batches: sorted shards' single candidate row groups at once, wide ones after all footers. */
   private async search(
     docId: string,
@@ -239,7 +605,7 @@ export class HfSourceDocs {
     const deferred: Array<{ shard: ShardEntry; rowGroup: number }> = [];
     const findIn = async (shard: ShardEntry, rowGroup: number): Promise<Found | undefined> => {
       const row = (await this.rowGroupIds(shard, rowGroup, transfer)).indexOf(docId);
-      return row >= 0 ? { shard, rowGroup, row } : undefined;
+      return row >= 0 ? { shard, rowGroup, row, ...this.fieldsOf(shard, rowGroup, row) } : undefined;
     };
     let footers = 0;
     for (let i = 0; i < shards.length; i += this.limits.concurrency) {
@@ -420,18 +786,23 @@ export class HfSourceDocs {
         const summary = await this.summaryOf(shard, transfer);
         const rows = summary.rowGroups[rowGroup]?.rows ?? 0;
         const metadata = await this.metadataOf(shard, transfer);
+        const columns = ['doc_id', ...adjacentSmallColumns(metadata, rowGroup)];
         const read = await readRowGroupRows(
           this.reader(shard, transfer),
           shard.size,
           metadata,
           rowGroup,
-          ['doc_id'],
+          columns,
           0,
           rows,
           this.limits.maxIdChunkBytes,
           shard.path,
         );
         const ids = read.map((r) => (typeof r.doc_id === 'string' ? r.doc_id : String(r.doc_id ?? '')));
+        if (columns.length > 1) {
+          this.heads.set(key, read);
+          while (this.heads.size > METADATA_KEPT) this.heads.delete(this.heads.keys().next().value!);
+        }
         if (this.keepRowGroupIds) await this.cache.putRowGroupIds(key, ids).catch(() => undefined);
         return ids;
       })();
@@ -441,6 +812,14 @@ export class HfSourceDocs {
       p.then(forget, forget);
     }
     return p;
+  }
+
+  /** The small fields of a row read with its row group's doc_id, when they were. */
+  private fieldsOf(shard: ShardEntry, rowGroup: number, row: number): { fields?: Record<string, unknown> } {
+    const head = this.heads.get(cacheKeys.rowGroupIds(this.datasetKey, shard, rowGroup))?.[row];
+    if (!head) return {};
+    const { doc_id: _, ...fields } = head;
+    return { fields };
   }
 
   private async readRows(
@@ -464,6 +843,24 @@ export class HfSourceDocs {
     );
   }
 }
+
+/**
+ * The small columns whose chunks directly follow doc_id's in this row group (no other column's
+ * bytes between): reading them with doc_id costs no request and no media byte.
+ */
+function adjacentSmallColumns(metadata: FileMetaData, rowGroup: number): string[] {
+  const out: string[] = [];
+  let end = chunkRange(metadata, rowGroup, 'doc_id')?.end;
+  for (;;) {
+    const next = SMALL_COLUMNS.find((c) => !out.includes(c) && chunkRange(metadata, rowGroup, c)?.start === end);
+    if (!next || end === undefined) return out;
+    out.push(next);
+    end = chunkRange(metadata, rowGroup, next)!.end;
+  }
+}
+
+/** A footer showed that the shards' doc_id ranges are not in shard order. */
+class OutOfOrder extends Error {}
 
 /** Whether some id of the sorted list lies in [min, max]. */
 function anyBetween(sorted: readonly string[], min: string, max: string): boolean {

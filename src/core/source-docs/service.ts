@@ -17,6 +17,8 @@ export function createSourceDocsService(openCache: () => Promise<SourceCache>, f
   let cache: Promise<SourceCache> | undefined;
   let locator: SourceLocator | undefined;
   let current: { key: string; docs: HfSourceDocs } | undefined;
+  /** Lookups under way, so that Cancel can stop them. */
+  const running = new Set<AbortController>();
 
   // Storage can be refused (private windows, quota): then lookups still work, in memory.
   const cacheReady = () => (cache ??= openCache().catch(() => new MemorySourceCache()));
@@ -40,9 +42,11 @@ export function createSourceDocsService(openCache: () => Promise<SourceCache>, f
       docId: string,
       onProgress?: (p: LookupProgress) => void,
     ): Promise<SourceLookupOutcome> {
+      const stop = new AbortController();
+      running.add(stop);
       try {
         const docs = await docsFor(settingsFrom(values));
-        const doc = await docs.get(docId, onProgress);
+        const doc = await docs.get(docId, onProgress, stop.signal);
         if (!doc)
           return {
             ok: false,
@@ -54,7 +58,15 @@ export function createSourceDocsService(openCache: () => Promise<SourceCache>, f
         if (e instanceof SourceError) return { ok: false, kind: e.kind, error: e.message };
         if (e instanceof SettingsError) return { ok: false, kind: 'settings', error: e.message };
         return { ok: false, kind: 'internal', error: errorMessage(e) };
+      } finally {
+        running.delete(stop);
       }
+    },
+
+    /** Stops every lookup under way; each answers { ok: false, kind: 'cancelled' }. */
+    cancel(): void {
+      for (const stop of running) stop.abort();
+      running.clear();
     },
 
     /** Forgets footers, doc_id lists and locations (the settings' "clear" button). */

@@ -41,11 +41,20 @@ export function normaliseEndpoint(raw: string): string {
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
     throw new SettingsError(`the Hugging Face endpoint must be an http(s) URL, got ${parsed.protocol} URL`);
+  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname))
+    throw new SettingsError(
+      `the Hugging Face endpoint must use https unless it is this machine (found http://${parsed.host}); plain http could be read or changed on the way`,
+    );
   if (parsed.username || parsed.password)
     throw new SettingsError('the Hugging Face endpoint must not hold credentials');
   if (parsed.search || parsed.hash)
     throw new SettingsError('the Hugging Face endpoint must not have a query or fragment');
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+}
+
+/** This machine: localhost, 127.0.0.0/8, ::1 (plain http stays on the computer). */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 const REPO_PART = /^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/;
