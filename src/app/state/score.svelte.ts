@@ -99,10 +99,14 @@ class ScoreState {
     if (!record) return;
     this.resumable = undefined;
     this.interrupted = undefined;
-    if (record.tasks.kind === 'release' && this.releaseInfo?.splits.some((s) => s.split === record.tasks.split)) {
-      this.tasksKind = 'release';
-      this.split = (record.tasks as { split: SplitName }).split;
-      await this.applyChoice();
+    const tasks = record.tasks;
+    if (tasks.kind === 'release') {
+      const split = this.releaseInfo?.splits.find((s) => s.split === tasks.split)?.split;
+      if (split) {
+        this.tasksKind = 'release';
+        this.split = split;
+        await this.applyChoice();
+      }
     }
     const p = record.predictions;
     if (p.kind === 'file') await this.setPredictions('primary', new File([p.blob], p.name));

@@ -96,7 +96,8 @@ export class LiveJudge {
       const base = first.progress;
       const sum = (p: JudgeProgress): JudgeProgress => {
         const first = base.firstFailure ?? p.firstFailure;
-        const same = base.firstFailure && p.firstFailure?.reason === first?.reason ? p.firstFailure.count : 0;
+        const later = base.firstFailure ? p.firstFailure : undefined;
+        const same = later && later.reason === first?.reason ? later.count : 0;
         return {
           total: base.total + p.total,
           done: base.done + p.done,
