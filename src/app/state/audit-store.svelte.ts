@@ -49,22 +49,12 @@ class AuditStore {
     return d ? { releaseId: d.id, datasetVersion: d.dataset_version } : undefined;
   }
 
-  /** Where the loaded release's records are kept: its origin and pins (once every pin is checked). */
+  /** Where the loaded release's records are kept: its origin and pins. */
   get scope(): string | undefined {
     const spec = release.spec;
     const summary = release.summary;
-    return spec && summary?.complete ? localDataScope(spec, location.href, summary.files) : undefined;
+    return spec && summary ? localDataScope(spec, location.href, summary.files) : undefined;
   }
-
-  /**
-   * The scope writes go to: the loaded release's, once its lists are read. Before that, what the
-   * reviewer records is kept in memory and stored when the lists are read (nothing is lost, and
-   * nothing is written under another release's scope).
-   */
-  private writeScope(): string | undefined {
-    return this.loadedFor && this.loadedFor === this.scope ? this.loadedFor : undefined;
-  }
-  private unsaved: { labels: SpotLabel[]; appeals: GoldAppeal[] } = { labels: [], appeals: [] };
 
   private db(): Promise<IdbAuditStore | undefined> {
     this.store ??= IdbAuditStore.open().catch((e: unknown) => {
@@ -85,16 +75,9 @@ class AuditStore {
       ? await Promise.all([db.labels(scope), db.appeals(scope), db.legacy(id.releaseId, id.datasetVersion)])
       : [[], [], { labels: [], appeals: [] }];
     if (this.scope !== scope) return;
-    const early = this.unsaved;
-    this.unsaved = { labels: [], appeals: [] };
-    this.labels = early.labels.reduce(putLabel, labels);
-    this.appeals = sortAppeals([
-      ...appeals.filter((a) => !early.appeals.some((e) => e.appeal_id === a.appeal_id)),
-      ...early.appeals,
-    ]);
+    this.labels = labels;
+    this.appeals = appeals;
     this.loadedFor = scope;
-    if (db && early.labels.length + early.appeals.length)
-      await Promise.all([db.putLabels(scope, early.labels), db.putAppeals(scope, early.appeals)]);
     const have = new Set(labels.map(labelKey));
     const haveAppeals = new Set(appeals.map((a) => a.appeal_id));
     const left: LegacyRecords = {
@@ -127,19 +110,17 @@ class AuditStore {
 
   /** The reviewer's own answer: it replaces their earlier label of the task. */
   async saveLabel(label: SpotLabel): Promise<void> {
-    const scope = this.writeScope();
+    const scope = this.loadedFor;
     this.labels = putLabel(this.labels, label);
-    if (scope) await (await this.db())?.putLabels(scope, [label]);
-    else this.unsaved.labels.push(label);
+    await (await this.db())?.putLabels(scope, [label]);
   }
 
   /** Imported labels: another reviewer's are replaced by a later import; the reviewer's own are kept. */
   async importLabels(labels: readonly SpotLabel[]): Promise<LabelMerge> {
-    const scope = this.writeScope();
+    const scope = this.loadedFor;
     const merge = mergeImport(this.labels, labels, this.reviewer);
     this.labels = merge.labels;
-    if (scope) await (await this.db())?.putLabels(scope, merge.changed);
-    else this.unsaved.labels.push(...merge.changed);
+    await (await this.db())?.putLabels(scope, merge.changed);
     return merge;
   }
 
@@ -148,17 +129,16 @@ class AuditStore {
   }
 
   async deleteLabel(label: SpotLabel): Promise<void> {
-    const scope = this.writeScope();
+    const scope = this.loadedFor;
     this.labels = this.labels.filter((l) => labelKey(l) !== labelKey(label));
-    if (scope) await (await this.db())?.deleteLabel(scope, label);
+    await (await this.db())?.deleteLabel(scope, label);
   }
 
   /** A new appeal filed here. */
   async addAppeal(appeal: GoldAppeal): Promise<void> {
-    const scope = this.writeScope();
+    const scope = this.loadedFor;
     this.appeals = sortAppeals([...this.appeals.filter((a) => a.appeal_id !== appeal.appeal_id), appeal]);
-    if (scope) await (await this.db())?.putAppeals(scope, [appeal]);
-    else this.unsaved.appeals.push(appeal);
+    await (await this.db())?.putAppeals(scope, [appeal]);
   }
 
   /**
@@ -166,19 +146,18 @@ class AuditStore {
    * stays as it is (an import never replaces or deletes what it did not add).
    */
   async importAppeals(appeals: readonly GoldAppeal[]): Promise<{ added: number; alreadyHere: number }> {
-    const scope = this.writeScope();
+    const scope = this.loadedFor;
     const ids = new Set(this.appeals.map((a) => a.appeal_id));
     const fresh = appeals.filter((a) => !ids.has(a.appeal_id));
     this.appeals = sortAppeals([...this.appeals, ...fresh]);
-    if (scope) await (await this.db())?.putAppeals(scope, fresh);
-    else this.unsaved.appeals.push(...fresh);
+    await (await this.db())?.putAppeals(scope, fresh);
     return { added: fresh.length, alreadyHere: appeals.length - fresh.length };
   }
 
   async deleteAppeal(appealId: string): Promise<void> {
-    const scope = this.writeScope();
+    const scope = this.loadedFor;
     this.appeals = this.appeals.filter((a) => a.appeal_id !== appealId);
-    if (scope) await (await this.db())?.deleteAppeal(scope, appealId);
+    await (await this.db())?.deleteAppeal(scope, appealId);
   }
 
   /** Appeals per "split:task_id", for the task list. */
