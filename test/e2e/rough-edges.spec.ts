@@ -68,6 +68,10 @@ test('on a phone, "Show N tasks" closes the filters and goes to the first result
   await expect(show).toHaveText('Show 10 tasks');
   // Held at the bottom of the screen while the facets are open.
   expect(await inViewport(page, 'filters-show-results')).toBe(true);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `test-results/screens/tasks-filters-open-390-${scheme}.png` });
+  }
   await show.click();
   await expect(page.getByTestId('facet-type')).toBeHidden();
   await expect(page.getByTestId('filters-toggle')).toHaveText('Filters (1)');
