@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_INPUT_FILE_BYTES } from '../../../src/adapters/node/regular-file.ts';
-import { cli } from '../../support/cli.ts';
+import { cli, spawnCli } from '../../support/cli.ts';
 import { projectRoot } from '../../support/shared.ts';
 
 const sample = path.join(projectRoot, 'static-data/sample');
@@ -162,6 +162,13 @@ describe('files that never end are refused, naming the file (issue 25.19)', () =
     const c = await cli(cache);
     expect(c.code).not.toBe(0);
     expect(c.stderr).toMatch(/pipe\.json: is a named pipe \(FIFO\)/);
+  });
+
+  it('a real process given a FIFO exits 2 at once (the exit code crosses the process boundary)', async () => {
+    const pipe = fifo(path.join(folder('process'), 'scores.json'));
+    const r = await spawnCli(['compare', pipe, path.join(submission, 'scores.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/scores\.json: it is a named pipe \(FIFO\), not a regular file/);
   });
 
   it('audit: spot-check labels a FIFO', async () => {

@@ -18,7 +18,8 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const SPECIFIER = /(?:^|[\s;}])(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
+const SPECIFIER =
+  /(?:^|[\s;}])(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 
 /** The project files a file imports (relative specifiers only). */
 function importsOf(file: string, known: ReadonlySet<string>): string[] {
@@ -122,7 +123,14 @@ describe('import circles', () => {
       ['d', []],
     ]);
     expect(cyclesOf(graph)).toEqual([['a', 'b', 'c', 'a']]);
-    expect(cyclesOf(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      cyclesOf(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('reads imports of every kind', () => {
