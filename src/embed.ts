@@ -1,7 +1,7 @@
 import { mount } from 'svelte';
 import EmbedApp from './app/embed/EmbedApp.svelte';
 import { dataWorker } from './app/data/client.ts';
-import { siteReleases } from './app/lib/site-releases.ts';
+import { siteReleases } from './app/state/site-releases.ts';
 import './app/theme.css';
 
 // The data worker's script and the site's list of releases download while the embed mounts.

@@ -2,7 +2,7 @@ import { mount } from 'svelte';
 import App from './app/App.svelte';
 import { dataWorker } from './app/data/client.ts';
 import { searchWorker, warmBm25 } from './app/data/search-client.ts';
-import { siteReleases } from './app/lib/site-releases.ts';
+import { siteReleases } from './app/state/site-releases.ts';
 import { release } from './app/state/release.svelte.ts';
 import './app/theme.css';
 

@@ -1,4 +1,4 @@
-import type { ReleaseRef } from './site-releases.ts';
+import type { ReleaseRef } from '../state/site-releases.ts';
 
 /**
  * Where a release off the site's own list comes from, to show beside its title: a title is what

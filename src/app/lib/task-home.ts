@@ -1,6 +1,6 @@
 import { indexHolds, parseTaskIdIndex } from '../../core/release/task-index.ts';
 import type { ReleaseDescriptor } from '../../core/release/types.ts';
-import { siteReleases, siteRoot, type SiteRelease } from './site-releases.ts';
+import { siteReleases, siteRoot, type SiteRelease } from '../state/site-releases.ts';
 const known = new Map<string, Promise<Set<string> | undefined>>();
 
 /** The task ids (or their 8-character prefixes) of a release the site offers, read from this site only. */

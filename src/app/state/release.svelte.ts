@@ -14,10 +14,10 @@ import {
   shippedSpec,
   siteReleases,
   type ReleaseRef,
-} from '../lib/site-releases.ts';
+} from './site-releases.ts';
 
 export { remoteHost, shippedSpec, siteReleases };
-export type { ReleaseRef, SiteRelease } from '../lib/site-releases.ts';
+export type { ReleaseRef, SiteRelease } from './site-releases.ts';
 
 /** A picked folder or files: what the dialog hands over. */
 export interface PickedSource {

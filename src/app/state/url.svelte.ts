@@ -60,3 +60,6 @@ function readIndex(state: unknown): number | undefined {
 }
 
 export const url = new UrlState();
+
+/** Parameters that survive a change of view from the nav (the release and the source settings stay). */
+export const KEPT_PARAMS = ['release', 'hf_endpoint', 'hf_dataset', 'hf_revision'];

@@ -40,6 +40,3 @@ export const VIEWS: readonly ViewEntry[] = [
 export function viewOf(id: string | undefined): ViewEntry {
   return VIEWS.find((v) => v.id === id) ?? VIEWS[0]!;
 }
-
-/** Parameters that survive a change of view from the nav (the release and the source settings stay). */
-export const KEPT_PARAMS = ['release', 'hf_endpoint', 'hf_dataset', 'hf_revision'];

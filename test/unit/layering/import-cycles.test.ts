@@ -1,6 +1,6 @@
 /**
  * No import circles (issue 24, step 3): among the files of src/, and among the folders of
- * src/core (a folder imports another when any of its files does). Type-only imports count too:
+ * src/core and of src/app (a folder imports another when any of its files does). Type-only imports count too:
  * they tie the files together for the reader just the same. A failure prints each circle.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -97,8 +97,9 @@ const known = new Set(files);
 const rel = (f: string) => path.relative(src, f).split(path.sep).join('/');
 const fileGraph = new Map(files.map((f) => [rel(f), importsOf(f, known).map(rel)]));
 
-function coreFolderGraph(): Map<string, string[]> {
-  const folderOf = (f: string) => (f.startsWith('core/') && f.split('/').length > 2 ? f.split('/')[1]! : undefined);
+/** Folders of `root` (core, app) as nodes: a folder imports another when any of its files does. */
+function folderGraph(root: 'core' | 'app'): Map<string, string[]> {
+  const folderOf = (f: string) => (f.startsWith(`${root}/`) && f.split('/').length > 2 ? f.split('/')[1]! : undefined);
   const graph = new Map<string, Set<string>>();
   for (const [from, targets] of fileGraph) {
     const a = folderOf(from);
@@ -143,6 +144,10 @@ describe('import circles', () => {
   });
 
   it('no folder of src/core imports itself through others', () => {
-    expect(show(cyclesOf(coreFolderGraph()))).toBe('');
+    expect(show(cyclesOf(folderGraph('core')))).toBe('');
+  });
+
+  it('no folder of src/app imports itself through others', () => {
+    expect(show(cyclesOf(folderGraph('app')))).toBe('');
   });
 });
