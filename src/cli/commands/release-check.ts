@@ -1,5 +1,6 @@
 import { errorMessage } from '../../core/error-message.ts';
 import { sha256HexSync } from '../../adapters/node/sha256.ts';
+import { blockMismatch } from '../../core/release/block-pins.ts';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parquetMetadataAsync } from 'hyparquet';
@@ -80,7 +81,7 @@ export async function run(args: string[]): Promise<number> {
       if (f.issueCount > f.issues.length) process.stdout.write(`      ...and ${f.issueCount - f.issues.length} more\n`);
     }
   }
-  for (const line of checkOtherPins(folder, release)) {
+  for (const line of [...checkOtherPins(folder, release), ...(await checkBlockPins(folder, release))]) {
     process.stdout.write(`  ${line.status.padEnd(8)} ${line.path}  ${line.detail}\n`);
     if (line.status !== 'pinned') failed = true;
   }
@@ -147,6 +148,26 @@ function checkOtherPins(folder: string, release: LoadedRelease): PinLine[] {
       actual === pin
         ? { status: 'pinned', path: file, detail: 'sha256 ok' }
         : { status: 'invalid', path: file, detail: `sha256 ${actual}, release.json pins ${pin}` },
+    );
+  }
+  return lines;
+}
+
+/** release.json's block pins (embeds check the ranges they read by them) against the files. */
+async function checkBlockPins(folder: string, release: LoadedRelease): Promise<PinLine[]> {
+  const root = detectLayout(new FolderSource(folder).list())?.root ?? '';
+  const lines: PinLine[] = [];
+  for (const [file, pins] of Object.entries(release.descriptor.blocks ?? {})) {
+    const full = path.join(folder, ...`${root}${file}`.split('/'));
+    if (!existsSync(full)) {
+      lines.push({ status: 'missing', path: file, detail: 'has block pins in release.json but is not in the folder' });
+      continue;
+    }
+    const mismatch = await blockMismatch(file, new Uint8Array(readFileSync(full)), pins);
+    lines.push(
+      mismatch
+        ? { status: 'invalid', path: file, detail: mismatch }
+        : { status: 'pinned', path: file, detail: `${pins.sha256.length} block pins ok` },
     );
   }
   return lines;

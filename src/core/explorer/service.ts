@@ -225,17 +225,19 @@ export function createExplorerData(
     const listed = g.source.list();
     const docsFile = plan.find((f) => f.kind === 'docs');
     // docs.parquet's footer arrives while the first files are parsed (the source keeps it).
-    if (docsFile && isParquet(docsFile)) {
+    // (Block-checked reads are widened to whole blocks: an embed with block pins gains nothing.)
+    if (docsFile && isParquet(docsFile) && !(g.mode.light && docsFile.blocks)) {
       void g.source
         .open(`${root}${docsFile.path}`)
         .then((file) => file && ParquetDocs.prefetchFooter(file))
         .catch(() => undefined);
     }
     // docs.parquet is read by ranges at once and hashed against its pin after the first view
-    // (completeLoad): the whole-file download never delays it.
+    // (completeLoad): the whole-file download never delays it. An embed checks the blocks it
+    // reads when the release pins them, and never downloads the file whole.
     const first = await loadRelease(g.source, {
       deferParquet: true,
-      parquetCheck: 'on-demand',
+      parquetCheck: g.mode.light ? 'blocks' : 'on-demand',
       select,
       onProgress: (p) => g.events.progress?.(p),
     });
