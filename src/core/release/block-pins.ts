@@ -13,7 +13,7 @@ export interface BlockPins {
   sha256: string[];
 }
 
-export const MIN_BLOCK_BYTES = 32 * 1024;
+export const MIN_BLOCK_BYTES = 16 * 1024;
 /** Large files get larger blocks, so that release.json stays small (~70 bytes a block). */
 export const MAX_BLOCKS = 1024;
 
