@@ -22,8 +22,10 @@ const SLOW_UNIT_TESTS = [
 ];
 
 export default defineConfig({
+  // Relative asset URLs: one build serves from a host's root or any subpath (GitHub project pages).
+  base: './',
   plugins: [svelte(), staticData(), securityHeadersPlugin(), delivery()],
-  worker: { format: 'es' },
+  worker: { format: 'es', rolldownOptions: { checks: { bundlerTimings: false } } },
   optimizeDeps: {
     // They find their own wasm and worker files through import.meta.url: pre-bundling breaks that.
     exclude: ['@duckdb/duckdb-wasm', '@huggingface/transformers', 'onnxruntime-web'],
@@ -34,6 +36,8 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 2000,
     rollupOptions: {
+      // Slow-plugin warnings are for the bundler's developers; `npm start` users take them for errors.
+      checks: { bundlerTimings: false },
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         embed: fileURLToPath(new URL('./embed/index.html', import.meta.url)),

@@ -1,6 +1,7 @@
 /*
  * Epstein Bench embeds: <epstein-bench-task task-id="…" [split="full"] [release="…"]></epstein-bench-task>
- * and <epstein-bench-embed view="leaderboard" | doc-id="…" [release="…"]>. Each builds an iframe on
+ * and <epstein-bench-embed view="leaderboard" | doc-id="…" [release="…"]>, each with an optional
+ * theme="light" | "dark" | "auto" (default: the host page's colour scheme). Each builds an iframe on
  * the explorer's /embed/ page and resizes it when the page posts its height
  * ({type: 'epstein-bench:height', height}).
  */
@@ -8,6 +9,20 @@
   const script = document.currentScript;
   const base = new URL('embed/index.html', script && script.src ? script.src : location.href);
   const frames = new Set();
+
+  /**
+   * Without theme=, an embed takes the host page's colour scheme (its computed `color-scheme`):
+   * a page that declares none is drawn light, so the embed is too; a page that allows both
+   * ("light dark") follows the visitor's setting, and so does the embed (theme="auto").
+   */
+  function hostTheme() {
+    const scheme = getComputedStyle(document.documentElement).colorScheme || 'normal';
+    const light = /\blight\b/.test(scheme);
+    const dark = /\bdark\b/.test(scheme);
+    if (dark && !light) return 'dark';
+    if (light && dark) return 'auto';
+    return 'light';
+  }
 
   window.addEventListener('message', (event) => {
     const data = event.data;
@@ -36,10 +51,10 @@
       if (view) p.set('view', view);
       const doc = this.getAttribute('doc-id');
       if (doc) p.set('doc', doc);
-      for (const name of ['release', 'theme']) {
-        const v = this.getAttribute(name);
-        if (v) p.set(name, v);
-      }
+      const release = this.getAttribute('release');
+      if (release) p.set('release', release);
+      const theme = this.getAttribute('theme') || hostTheme();
+      if (theme === 'light' || theme === 'dark') p.set('theme', theme);
       return p;
     }
     title() {

@@ -8,3 +8,5 @@ import './app/theme.css';
 dataWorker();
 void siteReleases();
 mount(EmbedApp, { target: document.getElementById('app')! });
+// public/boot-check.js shows an error page unless the app says it started.
+document.documentElement.setAttribute('data-ebx-started', '');

@@ -16,3 +16,5 @@ if (new URLSearchParams(location.search).get('view') === 'task') {
 }
 void siteReleases();
 mount(App, { target: document.getElementById('app')! });
+// public/boot-check.js shows an error page unless the app says it started.
+document.documentElement.setAttribute('data-ebx-started', '');

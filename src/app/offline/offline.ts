@@ -1,11 +1,12 @@
 /**
  * The page's side of offline use: registers the service worker (src/sw/service-worker.ts, built
- * to /sw.js) once a release is fully loaded, names that release's files for it to keep, and
+ * to sw.js at the site's root, whose folder is its scope) once a release is fully loaded, names that release's files for it to keep, and
  * asks it what it holds or to clear it.
  */
 import type { ReleaseSummary } from '../../core/explorer/service.ts';
 import type { SourceSpec } from '../../core/release/source-spec.ts';
 import type { OfflineReply, OfflineRequest, OfflineStatus } from '../../sw/protocol.ts';
+import { siteRoot } from '../data/site-root.ts';
 
 const supported = () => import.meta.env.PROD && 'serviceWorker' in navigator;
 
@@ -17,7 +18,7 @@ let registering: Promise<ServiceWorkerRegistration> | undefined;
 
 function register(): Promise<ServiceWorkerRegistration> {
   registering ??= navigator.serviceWorker
-    .register(`${import.meta.env.BASE_URL}sw.js`)
+    .register(new URL('sw.js', siteRoot()).href)
     .then(() => navigator.serviceWorker.ready);
   registering.catch(() => (registering = undefined));
   return registering;

@@ -1,6 +1,7 @@
 /** The releases the site offers (static-data/releases.json) and how `?release=` names a release. */
 import type { LayoutName } from '../../core/release/layout.ts';
 import type { SourceSpec } from '../../core/release/source-spec.ts';
+import { siteRoot } from '../data/site-root.ts';
 
 /** One entry of static-data/releases.json: a release the site offers. */
 export interface SiteRelease {
@@ -51,7 +52,7 @@ export function parseRefParam(value: string | undefined): ReleaseRef | undefined
   return { kind: 'shipped', id: value };
 }
 
-export const siteRoot = () => new URL(import.meta.env.BASE_URL, location.href);
+export { siteRoot };
 
 /** The host a shipped release is read from, when it is not this site. */
 export function remoteHost(entry: SiteRelease): string | undefined {

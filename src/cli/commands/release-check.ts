@@ -1,6 +1,7 @@
 import { errorMessage } from '../../core/error-message.ts';
 import { sha256HexSync } from '../../adapters/node/sha256.ts';
 import { existsSync, statSync } from 'node:fs';
+import { blockMismatch } from '../../core/release/block-pins.ts';
 import type { AsyncBuffer } from 'hyparquet';
 import { parseArgs, UsageError } from '../args.ts';
 import { FolderSource } from '../../adapters/node/folder-source.ts';
@@ -88,7 +89,7 @@ export async function run(args: string[]): Promise<number> {
       if (f.issueCount > f.issues.length) process.stdout.write(`      ...and ${f.issueCount - f.issues.length} more\n`);
     }
   }
-  for (const line of checkOtherPins(folder, release)) {
+  for (const line of [...checkOtherPins(folder, release), ...(await checkBlockPins(folder, release))]) {
     process.stdout.write(`  ${line.status.padEnd(8)} ${line.path}  ${line.detail}\n`);
     if (line.status !== 'pinned') failed = true;
   }
@@ -153,6 +154,40 @@ function checkOtherPins(folder: string, release: LoadedRelease): PinLine[] {
       actual === pin
         ? { status: 'pinned', path: file, detail: 'sha256 ok' }
         : { status: 'invalid', path: file, detail: `sha256 ${actual}, release.json pins ${pin}` },
+    );
+  }
+  return lines;
+}
+
+/** release.json's block pins (embeds check the ranges they read by them) against the files. */
+async function checkBlockPins(folder: string, release: LoadedRelease): Promise<PinLine[]> {
+  const root = detectLayout(new FolderSource(folder).list())?.root ?? '';
+  const lines: PinLine[] = [];
+  for (const [file, pins] of Object.entries(release.descriptor.blocks ?? {})) {
+    let bytes: Uint8Array;
+    try {
+      bytes = readRegularFileSync(pathInside(folder, `${root}${file}`), MAX_RELEASE_FILE_BYTES);
+    } catch (error) {
+      if (error instanceof FileRefusedError) lines.push({ status: 'refused', path: file, detail: error.detail });
+      else if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        lines.push({
+          status: 'missing',
+          path: file,
+          detail: 'has block pins in release.json but is not in the folder',
+        });
+      else
+        lines.push({
+          status: 'unreadable',
+          path: file,
+          detail: `has block pins in release.json but ${fsProblem(error)}`,
+        });
+      continue;
+    }
+    const mismatch = await blockMismatch(file, bytes, pins);
+    lines.push(
+      mismatch
+        ? { status: 'invalid', path: file, detail: mismatch }
+        : { status: 'pinned', path: file, detail: `${pins.sha256.length} block pins ok` },
     );
   }
   return lines;

@@ -14,6 +14,7 @@ import {
 } from '../model/build-model.ts';
 import { realPoolRetrievers } from '../index-build/pool-retrievers.ts';
 import { pyJsonDumpsIndent } from '../../core/python/json-dumps.ts';
+import { blockPinsOf, type BlockPins } from '../../core/release/block-pins.ts';
 import {
   PATHS,
   renderSampleFiles,
@@ -121,6 +122,8 @@ export async function writeSampleRelease(
   for (const [p, data] of built.files) bytes.set(p, data);
   const pins: Record<string, string> = {};
   for (const [p, data] of bytes) pins[p] = sha256HexSync(data);
+  const blocks: Record<string, BlockPins> = {};
+  for (const p of [PATHS.docs, PATHS.chunks]) blocks[p] = await blockPinsOf(bytes.get(p)!);
   bytes.set(
     PATHS.descriptor,
     encoder.encode(
@@ -129,6 +132,7 @@ export async function writeSampleRelease(
           sampleDescriptor(
             pins,
             rendered.submissions.map((s) => s.slug),
+            blocks,
           ),
           built.indexes,
         ),

@@ -156,18 +156,20 @@ export class ReleaseLoad {
     const listed = this.source.list();
     const docsFile = plan.plan.find((f) => f.kind === 'docs');
     // docs.parquet's footer arrives while the first files are parsed (the source keeps it).
-    if (docsFile && isParquet(docsFile)) {
+    // (Block-checked reads are widened to whole blocks: a rows-only load with block pins gains nothing.)
+    if (docsFile && isParquet(docsFile) && !(this.needs.rowsOnly && docsFile.blocks)) {
       void this.source
         .open(`${plan.root}${docsFile.path}`)
         .then((file) => file && ParquetDocs.prefetchFooter(file))
         .catch(() => undefined);
     }
     // docs.parquet is read by ranges at once and hashed against its pin after the first view
-    // (the engine): the whole-file download never delays it.
+    // (the engine): the whole-file download never delays it. A rows-only load checks the blocks
+    // it reads when the release pins them, and never downloads the file whole.
     const first = await loadRelease(this.source, {
       plan,
       deferParquet: true,
-      parquetCheck: 'on-demand',
+      parquetCheck: this.needs.rowsOnly ? 'blocks' : 'on-demand',
       select,
       onProgress: (p) => this.events.progress?.(p),
     });

@@ -1,7 +1,7 @@
-import type { AsyncBuffer } from 'hyparquet';
 import type { PlannedFile } from './layout.ts';
 import type { ReleasePlan } from './plan.ts';
 import type { ReleaseSource } from './source.ts';
+import type { RangeFile } from '../net/range-file.ts';
 
 /**
  * A release source that reads each file once while a release loads in steps (the first files,
@@ -10,7 +10,7 @@ import type { ReleaseSource } from './source.ts';
  */
 export class CachingSource implements ReleaseSource {
   private reads = new Map<string, Promise<Uint8Array | undefined>>();
-  private opens = new Map<string, Promise<AsyncBuffer | undefined>>();
+  private opens = new Map<string, Promise<RangeFile | undefined>>();
 
   constructor(private readonly inner: ReleaseSource) {}
 
@@ -33,7 +33,7 @@ export class CachingSource implements ReleaseSource {
     return bytes;
   }
 
-  open(path: string): Promise<AsyncBuffer | undefined> {
+  open(path: string): Promise<RangeFile | undefined> {
     let file = this.opens.get(path);
     if (!file) {
       file = this.inner.open(path).then((f) => f && rangeCache(f));
@@ -63,10 +63,13 @@ export class CachingSource implements ReleaseSource {
 }
 
 /** Each byte range is fetched once (hyparquet asks for the same footer and column chunks again). */
-function rangeCache(file: AsyncBuffer): AsyncBuffer {
+function rangeCache(file: RangeFile): RangeFile {
   const ranges = new Map<string, Promise<ArrayBuffer>>();
   return {
     byteLength: file.byteLength,
+    get note() {
+      return file.note;
+    },
     slice(start, end) {
       const key = `${start},${end ?? file.byteLength}`;
       let bytes = ranges.get(key);

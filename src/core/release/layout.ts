@@ -1,3 +1,4 @@
+import type { BlockPins } from './block-pins.ts';
 import type { ReleaseDescriptor, ReleaseFileKind, SplitName } from './types.ts';
 import { SPLITS } from './types.ts';
 
@@ -13,6 +14,8 @@ export interface PlannedFile {
   pin?: string;
   /** Where the pin comes from, for messages. */
   pinSource?: string;
+  /** The sha256 of each block of a parquet file (release.json `blocks`). */
+  blocks?: BlockPins;
 }
 
 /**
@@ -188,7 +191,8 @@ export function planOurs(descriptor: ReleaseDescriptor): PlannedFile[] {
     if (files.tasks) plan.push({ path: files.tasks, kind: 'tasks', split, required: false, ...pinOf(files.tasks) });
   }
   for (const [kind, path] of Object.entries(descriptor.files) as Array<[ReleaseFileKind, string | undefined]>) {
-    if (path) plan.push({ path, kind, required: false, ...pinOf(path) });
+    const blocks = path ? descriptor.blocks?.[path] : undefined;
+    if (path) plan.push({ path, kind, required: false, ...pinOf(path), ...(blocks ? { blocks } : {}) });
   }
   plan.push(...planSubmissions(descriptor.submissions ?? [], pinOf));
   return plan;

@@ -88,6 +88,8 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
         report.status = 'deferred';
         report.bytes = file.byteLength;
         report.pin = planned.pin ? 'pending' : 'none';
+        // A server that ignores ranges shows it at the first read, after this report is made.
+        Object.defineProperty(report, 'note', { get: () => file.note, enumerable: true });
         const checked = checkedParquet(file, { ...planned, kind: planned.kind }, options.parquetCheck);
         if (planned.pin) void checked.checked.then(() => (report.pin = 'ok')).catch(() => undefined);
         release.parquet.push({ kind: planned.kind, path: at(planned.path), ...checked });

@@ -35,6 +35,8 @@ export interface FileReport {
   /** 'ok' pinned and equal; 'none' no pin; 'pending' a parquet file whose hash is not checked yet (parquet-pin.ts). */
   pin: 'ok' | 'none' | 'pending';
   sha256?: string;
+  /** Something about how the file was read that is not a problem with it (a server that ignores ranges). */
+  note?: string;
   issues: ParseIssue[];
   issueCount: number;
 }

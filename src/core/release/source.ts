@@ -1,5 +1,6 @@
 import { errorMessage } from '../error-message.ts';
 import { FetchTimedOut, LoadCancelled } from '../net/guarded-fetch.ts';
+import { openRangeFile, type RangeFile } from '../net/range-file.ts';
 import type { AsyncBuffer } from 'hyparquet';
 import type { LayoutName } from './layout.ts';
 
@@ -18,7 +19,7 @@ export interface ReleaseSource {
   /** The whole file, or undefined when it does not exist. */
   read(path: string): Promise<Uint8Array | undefined>;
   /** Random access for parquet range reads, or undefined when the file does not exist. */
-  open(path: string): Promise<AsyncBuffer | undefined>;
+  open(path: string): Promise<RangeFile | undefined>;
 }
 
 /** Bytes held in memory (tests, the CLI, small uploads). */
@@ -115,22 +116,9 @@ export class UrlSource implements ReleaseSource {
     if (!response.ok) throw new Error(`${this.url(path)}: HTTP ${response.status} ${response.statusText}`);
     return new Uint8Array(await response.arrayBuffer());
   }
-  async open(path: string): Promise<AsyncBuffer | undefined> {
-    const url = this.url(path);
-    const head = await this.get(url, { method: 'HEAD' });
-    if (head.status === 404) return undefined;
-    const length = Number(head.headers.get('content-length'));
-    if (!head.ok || !Number.isFinite(length)) {
-      throw new Error(`${url}: cannot read by range (HTTP ${head.status}, no Content-Length)`);
-    }
-    return {
-      byteLength: length,
-      slice: async (start, end) => {
-        const r = await this.get(url, { headers: { Range: `bytes=${start}-${(end ?? length) - 1}` } });
-        if (!r.ok) throw new Error(`${url}: range ${start}-${end ?? length} failed: HTTP ${r.status}`);
-        return r.arrayBuffer();
-      },
-    };
+  /** Range reads on any static host, also one that ignores ranges or HEAD (net/range-file.ts). */
+  open(path: string): Promise<RangeFile | undefined> {
+    return openRangeFile(this.url(path), (url, init) => this.get(url, init));
   }
 
   /** A failed fetch says only "Failed to fetch": name the URL and the likely causes. */

@@ -2,6 +2,7 @@
  * Shapes of every file of an Epstein Bench release (docs/benchmark-spec.md section 1).
  * These are the types after validation; the validators live in schemas.ts.
  */
+import type { BlockPins } from './block-pins.ts';
 
 export const TASK_TYPES = [
   'single_hop',
@@ -272,4 +273,6 @@ export interface ReleaseDescriptor {
   source_url_template?: string;
   /** Extra sha256 pins of our own, path -> hex (the manifest pins only questions files). */
   sha256?: Record<string, string>;
+  /** Per parquet file: the sha256 of each fixed-size block (block-pins.ts), for checked range reads. */
+  blocks?: Record<string, BlockPins>;
 }

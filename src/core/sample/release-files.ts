@@ -1,4 +1,5 @@
 import { questionLine, writeJsonl } from '../release/jsonl.ts';
+import type { BlockPins } from '../release/block-pins.ts';
 import { sha256Hex } from '../release/sha256.ts';
 import { pyJsonDumps, pyJsonDumpsIndent } from '../python/json-dumps.ts';
 import type { Manifest, ManifestSplit, ReleaseDescriptor, SplitName, Task } from '../release/types.ts';
@@ -120,8 +121,15 @@ export async function renderSampleFiles(r: SamplePipelineResult): Promise<Sample
   return { text, tables, submissions };
 }
 
-/** release.json: our descriptor, pinning the sha256 of every other file of the release. */
-export function sampleDescriptor(pins: Record<string, string>, submissionSlugs: string[]): ReleaseDescriptor {
+/**
+ * release.json: our descriptor, pinning the sha256 of every other file of the release, and of each
+ * block of its parquet files (`blocks`, for embeds that read a few ranges).
+ */
+export function sampleDescriptor(
+  pins: Record<string, string>,
+  submissionSlugs: string[],
+  blocks?: Record<string, BlockPins>,
+): ReleaseDescriptor {
   const sorted: Record<string, string> = {};
   for (const path of Object.keys(pins).sort()) sorted[path] = pins[path]!;
   return {
@@ -151,5 +159,6 @@ export function sampleDescriptor(pins: Record<string, string>, submissionSlugs: 
     },
     submissions: submissionSlugs,
     sha256: sorted,
+    ...(blocks ? { blocks } : {}),
   };
 }

@@ -2,6 +2,7 @@
 import { RELEASE_FILE_KINDS, SPLITS, type ReleaseDescriptor, type ReleaseFileKind } from '../types.ts';
 import {
   arrayOf,
+  int,
   nonEmptyString,
   object,
   optional,
@@ -10,6 +11,7 @@ import {
   str,
   type Validator,
 } from '../validate.ts';
+import { MIN_BLOCK_BYTES } from '../block-pins.ts';
 import { relativePath } from './common.ts';
 
 const DESCRIBED_ELSEWHERE: ReadonlySet<ReleaseFileKind> = new Set(['manifest', 'questions', 'tasks']);
@@ -32,4 +34,10 @@ export const releaseDescriptorValidator: Validator<ReleaseDescriptor> = object({
     str({ pattern: /^https?:\/\/\S*\{doc_id\}/, expected: 'an http(s) URL template containing {doc_id}' }),
   ),
   sha256: optional(recordOf(sha256HexString, { key: relativePath })),
+  blocks: optional(
+    recordOf(
+      object({ block_bytes: int({ min: MIN_BLOCK_BYTES }), sha256: arrayOf(sha256HexString, { minLength: 1 }) }),
+      { key: relativePath },
+    ),
+  ),
 });

@@ -80,6 +80,22 @@ async function rowReadsForText(docId: string): Promise<number> {
   return host.rowReads() - before;
 }
 
+/** release.json as an older release has it: no block pins (embeds then hash docs.parquet whole). */
+const withoutBlockPins = (file: string, bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> => {
+  if (file !== 'release.json') return bytes;
+  const descriptor = JSON.parse(new TextDecoder().decode(bytes)) as { blocks?: unknown };
+  expect(descriptor.blocks).toBeDefined();
+  delete descriptor.blocks;
+  return new TextEncoder().encode(JSON.stringify(descriptor));
+};
+
+function descriptorBlocks(): { block_bytes: number; sha256: string[] } {
+  const descriptor = JSON.parse(readFileSync(path.join(sampleDir, 'release.json'), 'utf8')) as {
+    blocks: Record<string, { block_bytes: number; sha256: string[] }>;
+  };
+  return descriptor.blocks['docs.parquet']!;
+}
+
 const flipInDocs = (file: string, bytes: Uint8Array<ArrayBuffer>) =>
   file === 'docs.parquet' ? bytes.map((b, i) => (i === 300 ? b ^ 0xff : b)) : bytes;
 
@@ -104,9 +120,9 @@ describe('docs.parquet pins and the first views', () => {
   );
 
   it(
-    'an embed shows rows at once, then hashes docs.parquet and is refused when it differs from its pin',
+    'without block pins (an older release), an embed shows rows at once, then hashes docs.parquet and is refused when it differs from its pin',
     async () => {
-      const host = sampleHost(flipInDocs);
+      const host = sampleHost((file, bytes) => flipInDocs(file, withoutBlockPins(file, bytes)));
       const explorer = host.explorer();
       const { events, refused } = refusal();
       const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, events, {
@@ -130,9 +146,9 @@ describe('docs.parquet pins and the first views', () => {
   );
 
   it(
-    'an embed of an unchanged release stays shown after the check, and reads from the hashed bytes',
+    'without block pins, an embed of an unchanged release stays shown after the check, and reads from the hashed bytes',
     async () => {
-      const host = sampleHost();
+      const host = sampleHost(withoutBlockPins);
       const explorer = host.explorer();
       const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, {}, { rowsOnly: true });
       expect(outcome.ok).toBe(true);
@@ -145,6 +161,70 @@ describe('docs.parquet pins and the first views', () => {
       expect(await explorer.docText(gold)).toMatch(/\S/);
       expect(docsRequests()).toBe(before);
       expect(explorer.summary()?.descriptor.id).toBe('sample');
+    },
+    SETUP_TIMEOUT,
+  );
+
+  it(
+    'with block pins, an embed checks only the blocks it reads: no whole-file download, and it stays shown',
+    async () => {
+      const host = sampleHost();
+      const explorer = host.explorer();
+      const outcome = await explorer.load(
+        { kind: 'url', base: BASE, only: ['docs'] },
+        {},
+        { light: true, splits: ['full'] },
+      );
+      expect(outcome.ok).toBe(true);
+      const task = firstTaskWithGold();
+      const detail = await explorer.taskDetail(task.task_id, 'full');
+      expect(detail?.gold_doc_rows.map((d) => d.doc_id)).toEqual([...new Set(task.gold_docs)].sort());
+      expect(await explorer.docText(task.gold_docs[0]!)).toMatch(/\S/);
+      await explorer.completeLoad();
+      expect(host.wholeDocsReads()).toBe(0);
+      // Every docs.parquet read is whole blocks, and together far less than the file.
+      const reads = host.served.filter((s) => s.path === 'docs.parquet' && s.range);
+      const blockBytes = descriptorBlocks().block_bytes;
+      let read = 0;
+      for (const r of reads) {
+        const [from, to] = /bytes=(\d+)-(\d+)/.exec(r.range!)!.slice(1).map(Number) as [number, number];
+        expect(from % blockBytes).toBe(0);
+        expect((to + 1) % blockBytes === 0 || to === docsLength - 1).toBe(true);
+        read += to - from + 1;
+      }
+      expect(read).toBeLessThan(docsLength * 0.75);
+      expect(explorer.summary()?.descriptor.id).toBe('sample');
+    },
+    SETUP_TIMEOUT,
+  );
+
+  it(
+    'with block pins, a changed byte in a block an embed reads refuses it, naming the file and the block',
+    async () => {
+      // The footer's last bytes: every reader of the file reads them first.
+      const flipFooter = (file: string, bytes: Uint8Array<ArrayBuffer>) =>
+        file === 'docs.parquet' ? bytes.map((b, i) => (i === docsLength - 20 ? b ^ 0xff : b)) : bytes;
+      const host = sampleHost(flipFooter);
+      const explorer = host.explorer();
+      const { events, refused } = refusal();
+      const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, events, {
+        light: true,
+        splits: ['full'],
+      });
+      let message: string;
+      if (outcome.ok) {
+        await explorer.taskDetail(firstTaskWithGold().task_id, 'full').catch(() => undefined);
+        await explorer.completeLoad();
+        message = (await refused).message;
+      } else message = outcome.error;
+      const count = descriptorBlocks().sha256.length;
+      expect(message).toMatch(
+        new RegExp(
+          `docs\\.parquet: block ${count} of ${count} \\(bytes \\d+–${docsLength}\\) has sha256 [0-9a-f]{64}, but release\\.json blocks pins`,
+        ),
+      );
+      expect(host.wholeDocsReads()).toBe(0);
+      expect(explorer.summary()).toBeUndefined();
     },
     SETUP_TIMEOUT,
   );
