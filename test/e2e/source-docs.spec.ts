@@ -12,6 +12,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { HfSourceDocs } from '../../src/core/source-docs/lookup.ts';
 import { buildLocator, locatorJson } from '../../src/core/source-docs/locator.ts';
 import { settingsFrom } from '../../src/core/source-docs/settings.ts';
+import { listenLocal } from '../support/local-server.ts';
 import { startMockHub, tally, type HubRequest, type MockHub } from '../support/mock-hub.ts';
 import { makeSourceShards, readSampleDocs, type SampleDoc } from '../support/source-shards.ts';
 import { projectRoot, startStaticServer } from './support.ts';
@@ -241,4 +242,22 @@ test('the source is a visible setting; a release that ships a locator is read wi
   expect(t.fileRequests).toBe(4);
   expect(t.hubRequests).toBe(1);
   expect(hosts.has('huggingface.co')).toBe(false);
+});
+
+test('a silent Hugging Face endpoint (attack): the consent names scheme and host, and Cancel stops the lookup', async ({
+  page,
+}) => {
+  const silent = await listenLocal(() => undefined);
+  try {
+    const url = `/?release=${encodeURIComponent(official.url)}&view=doc&doc=${task.gold_docs[0]}&hf_endpoint=${encodeURIComponent(silent.origin)}`;
+    await page.goto(url);
+    await expect(page.getByTestId('source-allow')).toHaveText(`Read documents from ${silent.origin}`);
+    await page.getByTestId('source-allow').click();
+    await expect(page.getByTestId('source-progress')).toBeVisible();
+    await page.getByTestId('source-cancel').click();
+    await expect(page.getByTestId('source-cancelled')).toContainText(`Stopped reading ${task.gold_docs[0]}`);
+    await expect(page.getByTestId('source-retry')).toBeVisible();
+  } finally {
+    await silent.close();
+  }
 });
