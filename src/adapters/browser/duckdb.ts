@@ -7,10 +7,14 @@ import workerMvp from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url
 import { Table } from 'apache-arrow';
 import { duckDbSession, type ConsoleRunner, type SqlDatabase } from '../../core/explorer/sql.ts';
 
-/** The console streams its query (DuckDB-WASM can cancel only a sent query), batch by batch. */
+/**
+ * The console sends its query (DuckDB-WASM can cancel only a sent query, between the polls that
+ * run it), with the result materialised: a streamed result would run the rest of the query in one
+ * uncancellable fetch. The row cap bounds what is materialised.
+ */
 const consoleRunner: ConsoleRunner<duckdb.AsyncDuckDBConnection> = {
   async query(conn, sql) {
-    const reader = await conn.send(sql, true);
+    const reader = await conn.send(sql, false);
     const batches = [];
     for await (const batch of reader) batches.push(batch);
     return batches.length > 0 ? new Table(batches) : new Table(reader.schema);
