@@ -8,13 +8,12 @@ import { Table } from 'apache-arrow';
 import { duckDbSession, type ConsoleRunner, type SqlDatabase } from '../../core/explorer/sql.ts';
 
 /**
- * The console sends its query (DuckDB-WASM can cancel only a sent query, between the polls that
- * run it), with the result materialised: a streamed result would run the rest of the query in one
- * uncancellable fetch. The row cap bounds what is materialised.
+ * The console sends its query (DuckDB-WASM can cancel only a sent query) and reads its result
+ * batch by batch; the row cap bounds it.
  */
 const consoleRunner: ConsoleRunner<duckdb.AsyncDuckDBConnection> = {
   async query(conn, sql) {
-    const reader = await conn.send(sql, false);
+    const reader = await conn.send(sql, true);
     const batches = [];
     for await (const batch of reader) batches.push(batch);
     return batches.length > 0 ? new Table(batches) : new Table(reader.schema);
