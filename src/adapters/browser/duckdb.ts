@@ -7,7 +7,10 @@ import workerMvp from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url
 import { Table } from 'apache-arrow';
 import { duckDbSession, type ConsoleRunner, type SqlDatabase } from '../../core/explorer/sql.ts';
 
-/** The console streams its query (DuckDB-WASM can cancel only a sent query), batch by batch. */
+/**
+ * The console sends its query (DuckDB-WASM can cancel only a sent query) and reads its result
+ * batch by batch; the row cap bounds it.
+ */
 const consoleRunner: ConsoleRunner<duckdb.AsyncDuckDBConnection> = {
   async query(conn, sql) {
     const reader = await conn.send(sql, true);

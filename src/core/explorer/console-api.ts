@@ -17,7 +17,10 @@ export function consoleApi(withSql: WithSql) {
     },
     /** Runs one read-only query; at most `cap` rows (default 10,000). */
     async sqlQuery(query: string, cap?: number): Promise<ConsoleOutcome> {
-      const { runConsoleQuery } = await module();
+      const { refusalOf, runConsoleQuery } = await module();
+      // Refused at once, without waiting for the engine.
+      const refused = refusalOf(query);
+      if (refused) return { ok: false, kind: 'refused', message: refused };
       return withSql(async (sql) => runConsoleQuery(await sql.console(), query, cap));
     },
     /** Stops the running console query; false when none could be stopped. */
