@@ -7,14 +7,7 @@ import { rememberFolder, reopenFolder } from '../../adapters/browser/remembered-
 import { dataWorker } from '../data/client.ts';
 import { keepOffline } from '../offline/offline.ts';
 import { url } from './url.svelte.ts';
-import {
-  parseRefParam,
-  refParam,
-  remoteHost,
-  shippedSpec,
-  siteReleases,
-  type ReleaseRef,
-} from './site-releases.ts';
+import { parseRefParam, refParam, remoteHost, shippedSpec, siteReleases, type ReleaseRef } from './site-releases.ts';
 
 export { remoteHost, shippedSpec, siteReleases };
 export type { ReleaseRef, SiteRelease } from './site-releases.ts';

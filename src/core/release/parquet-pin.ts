@@ -183,7 +183,7 @@ async function checkColumns(file: AsyncBuffer, what: ParquetToCheck): Promise<vo
   let metadata: FileMetaData;
   try {
     // The footer's end, as the explorer's own reader asks for it (hyparquet's default is 512 KB).
-    metadata = await parquetMetadataAsync(file, { initialFetchSize: Math.min(FOOTER_FETCH, file.byteLength) });
+    metadata = await checkedParquetMetadataAsync(file, Math.min(FOOTER_FETCH, file.byteLength));
   } catch (error) {
     if (error instanceof ReleaseRefused) throw error;
     throw new ReleaseRefused(`${what.path}: not a readable parquet file (${errorMessage(error)})`, what.path);

@@ -173,7 +173,7 @@ describe('docs.parquet pins and the first views', () => {
       const outcome = await explorer.load(
         { kind: 'url', base: BASE, only: ['docs'] },
         {},
-        { light: true, splits: ['full'] },
+        { rowsOnly: true, splits: ['full'] },
       );
       expect(outcome.ok).toBe(true);
       const task = firstTaskWithGold();
@@ -208,7 +208,7 @@ describe('docs.parquet pins and the first views', () => {
       const explorer = host.explorer();
       const { events, refused } = refusal();
       const outcome = await explorer.load({ kind: 'url', base: BASE, only: ['docs'] }, events, {
-        light: true,
+        rowsOnly: true,
         splits: ['full'],
       });
       let message: string;
