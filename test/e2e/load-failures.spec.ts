@@ -25,6 +25,24 @@ async function startHungServer(): Promise<{ url: string; close: () => Promise<vo
   };
 }
 
+/** The attack of a release host that trickles: every answer starts at once, then one byte a second. */
+async function startTrickleServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
+    const drip = setInterval(() => res.write(' '), 1000);
+    res.on('close', () => clearInterval(drip));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/release/`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** A copy of the sample with fewer tasks (so that a replaced table would show) and a truncated docs.parquet. */
 function truncatedSample(): string {
   const dir = copyFolder(path.join(projectRoot, 'static-data/sample'));
@@ -76,5 +94,29 @@ test('a URL that never answers does not lock loading, and a refused load leaves 
   } finally {
     await hung.close();
     await refused.close();
+  }
+});
+
+test('a release URL that trickles is refused within its limits, and the other releases stay loadable meanwhile', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const trickle = await startTrickleServer();
+  try {
+    await page.goto('/');
+    await expect(page.getByTestId('task-row').first()).toBeVisible();
+    await page.getByTestId('open-load-dialog').click();
+    await page.getByTestId('release-url').fill(trickle.url);
+    await page.getByRole('button', { name: 'Load URL' }).click();
+    await expect(page.getByTestId('dialog-loading')).toContainText(new URL(trickle.url).host);
+    // While it loads, the site's own releases can be chosen (choosing one cancels it).
+    await expect(page.getByTestId('shipped-release-sample')).toBeEnabled();
+    // The trickle never goes quiet long enough for the idle limit: the rate limit refuses it.
+    await expect(page.getByTestId('dialog-error')).toContainText('far too slowly', { timeout: 90_000 });
+    await expect(page.getByTestId('dialog-loading')).toHaveCount(0);
+    await page.getByTestId('shipped-release-sample').click();
+    await expect(page.getByTestId('task-row').first()).toBeVisible();
+  } finally {
+    await trickle.close();
   }
 });

@@ -10,6 +10,11 @@ beforeAll(async () => {
     if (req.url === '/ok') {
       res.writeHead(206, { 'Content-Range': 'bytes 0-4/10', 'X-Test': 'kept' });
       res.end('hello');
+    } else if (req.url === '/trickle') {
+      // The attack: one byte at a time, each well inside the idle limit, for ever.
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+      const drip = setInterval(() => res.write('x'), 50);
+      res.on('close', () => clearInterval(drip));
     } // anything else: never answered
   });
   base = server.origin;
@@ -49,6 +54,29 @@ describe('guardedFetch', () => {
     const fetcher = guardedFetch(stalledFetch, { signal: new AbortController().signal, timeoutMs: 300 });
     const r = await fetcher(`${base}/stalls`);
     await expect(r.text()).rejects.toThrow(`${base}/stalls: the server stopped sending data for 0.3 s`);
+  });
+
+  it('gives up on a server that trickles a byte at a time, however long it would go on', async () => {
+    const fetcher = guardedFetch((...a) => fetch(...a), {
+      signal: new AbortController().signal,
+      timeoutMs: 300,
+      minBytes: 1024,
+    });
+    const r = await fetcher(`${base}/trickle`);
+    await expect(r.arrayBuffer()).rejects.toThrow(
+      /\/trickle: the server sent only \d+ bytes in [\d.]+ s, far too slowly/,
+    );
+  });
+
+  it('gives up on a request past its total time, even while bytes keep coming fast enough', async () => {
+    const fetcher = guardedFetch((...a) => fetch(...a), {
+      signal: new AbortController().signal,
+      timeoutMs: 60_000,
+      minBytes: 1,
+      totalMs: 400,
+    });
+    const r = await fetcher(`${base}/trickle`);
+    await expect(r.arrayBuffer()).rejects.toThrow(`${base}/trickle: not complete after 0.4 s`);
   });
 
   it('a cancelled load rejects its requests at once, and refuses new ones', async () => {
