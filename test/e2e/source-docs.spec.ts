@@ -220,7 +220,7 @@ test('the source is a visible setting; a release that ships a locator is read wi
   await page.goto(
     `/?release=${encodeURIComponent(withLocator.url)}&view=doc&doc=${task.gold_docs[0]}&hl=${encodeURIComponent(task.answer!)}`,
   );
-  await expect(page.getByTestId('source-ask')).toContainText('at huggingface.co');
+  await expect(page.getByTestId('source-ask')).toContainText('at https://huggingface.co');
   await page.getByTestId('source-settings').locator('summary').click();
   await page.getByLabel('Hugging Face endpoint').fill('ftp://nope');
   await page.getByRole('button', { name: 'Use these' }).click();
