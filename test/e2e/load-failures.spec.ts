@@ -5,29 +5,24 @@
  * shown release as it was: its title, its tasks and its documents.
  */
 import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { listenLocal } from '../support/local-server.ts';
 import { copyFolder, projectRoot, startStaticServer } from './support.ts';
 
-/** A server that accepts every request and never answers it. */
-async function startHungServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer(() => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/release/`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+/** A release folder's URL on a local server that answers as `handler` does. */
+async function releaseServer(handler: RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = await listenLocal(handler);
+  return { url: `${server.origin}/release/`, close: () => server.close() };
 }
 
+/** A server that accepts every request and never answers it. */
+const startHungServer = () => releaseServer(() => undefined);
+
 /** The attack of a release host that trickles: every answer starts at once, then one byte a second. */
-async function startTrickleServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((req, res) => {
+const startTrickleServer = () =>
+  releaseServer((req, res) => {
     const cors = {
       'Access-Control-Allow-Origin': '*',
       'Access-Control-Allow-Headers': '*',
@@ -42,16 +37,6 @@ async function startTrickleServer(): Promise<{ url: string; close: () => Promise
     const drip = setInterval(() => res.write(' '), 1000);
     res.on('close', () => clearInterval(drip));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/release/`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** A copy of the sample with fewer tasks (so that a replaced table would show) and a truncated docs.parquet. */
 function truncatedSample(): string {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { deferred } from '../../support/deferred.ts';
 import { AsyncState } from '../../../src/app/lib/async-state.svelte.ts';
-
-/** A promise the test settles by hand, so the order of answers is chosen, not raced. */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 describe('AsyncState', () => {
   it('is pending while a load runs, then holds its value', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deferred } from '../../support/deferred.ts';
 import type {
   FacetCount,
   TaskFacet,
@@ -8,17 +9,6 @@ import type {
   TaskPage,
 } from '../../../src/core/explorer/task-vocabulary.ts';
 import { TaskListState, type TaskListSource } from '../../../src/app/state/task-list.svelte.ts';
-
-/** A promise the test settles by hand, so the order of answers is chosen, not raced. */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 const FACETS: TaskFacet[] = ['type'];
 const order: TaskOrder = { by: 'row_no', desc: false };
