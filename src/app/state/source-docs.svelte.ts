@@ -36,6 +36,8 @@ class SourceDocsState {
   allowedEndpoints = $state<string[]>(storedHosts());
   /** The release version whose locator the worker has (or is being given). */
   private locatorSent?: { version: number; done: Promise<void> };
+  /** Counts Cancel presses, so a lookup still waiting for the locator knows it was stopped. */
+  #cancels = 0;
 
   /** The settings the URL asks for, or why they are unusable. */
   get settings(): { ok: true; value: HfSourceSettings } | { ok: false; error: string } {
@@ -122,12 +124,16 @@ class SourceDocsState {
       })().catch(() => worker.setLocator(undefined));
       this.locatorSent = { version: release.version, done };
     }
+    const generation = this.#cancels;
     await this.locatorSent.done;
+    // A Cancel pressed while the locator was still on its way finds no lookup in the worker to stop.
+    if (generation !== this.#cancels) return { ok: false, kind: 'cancelled', error: `Stopped reading ${docId}` };
     return worker.lookup({ ...s.value }, docId, Comlink.proxy(onProgress));
   }
 
-  /** Stops the lookups under way (they end as 'cancelled'). */
+  /** Stops the lookups under way, and those still waiting for the locator (they end as 'cancelled'). */
   cancel(): Promise<void> {
+    this.#cancels++;
     return sourceWorker().cancel();
   }
 
