@@ -93,3 +93,12 @@ export function spawnCli(args: readonly string[], options: SpawnOptions = {}): P
     );
   });
 }
+
+const sampleRelease = path.join(projectRoot, 'static-data/sample');
+/** The shipped sample's judge profile and judge cache, as the scoring commands take them. */
+export const SAMPLE_JUDGE_ARGS: readonly string[] = [
+  '--judge-profile',
+  path.join(sampleRelease, 'judge-profile.json'),
+  '--judge-cache',
+  path.join(sampleRelease, 'judge-cache.json'),
+];

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_INPUT_FILE_BYTES } from '../../../src/adapters/node/regular-file.ts';
-import { cli, spawnCli } from '../../support/cli.ts';
+import { cli, SAMPLE_JUDGE_ARGS, spawnCli } from '../../support/cli.ts';
 import { projectRoot } from '../../support/shared.ts';
 
 const sample = path.join(projectRoot, 'static-data/sample');
@@ -67,10 +67,7 @@ const scoreArgs = (predictions: string) => [
   tasks,
   '--predictions',
   predictions,
-  '--judge-profile',
-  path.join(sample, 'judge-profile.json'),
-  '--judge-cache',
-  path.join(sample, 'judge-cache.json'),
+  ...SAMPLE_JUDGE_ARGS,
   '--out',
   path.join(tmp, 'scores.json'),
 ];
@@ -106,16 +103,7 @@ describe('files that never end are refused, naming the file (issue 25.19)', () =
     expect(score.stderr).toMatch(/cannot read predictions file .*predictions\.jsonl: it is not a regular file/);
 
     const sub = submissionWith(fifo);
-    const validate = await cli([
-      'validate',
-      sub,
-      '--tasks',
-      tasks,
-      '--judge-profile',
-      path.join(sample, 'judge-profile.json'),
-      '--judge-cache',
-      path.join(sample, 'judge-cache.json'),
-    ]);
+    const validate = await cli(['validate', sub, '--tasks', tasks, ...SAMPLE_JUDGE_ARGS]);
     expect(validate.code).not.toBe(0);
     expect(validate.stdout + validate.stderr).toMatch(/predictions\.jsonl.*not a regular file/);
 

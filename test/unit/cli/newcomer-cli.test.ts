@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../../support/cli.ts';
+import { cli, SAMPLE_JUDGE_ARGS } from '../../support/cli.ts';
 import { defaultExtras } from '../../../src/cli/commands/score.ts';
 import { writeIndexFiles } from '../../../src/cli/index-build/register.ts';
 
@@ -18,10 +18,7 @@ const scoreArgs = (predictions: string, out: string) => [
   path.join(sample, 'full/tasks.jsonl'),
   '--predictions',
   predictions,
-  '--judge-profile',
-  path.join(sample, 'judge-profile.json'),
-  '--judge-cache',
-  path.join(sample, 'judge-cache.json'),
+  ...SAMPLE_JUDGE_ARGS,
   '--out',
   out,
 ];
@@ -56,16 +53,7 @@ describe('score, compare and validate on the sample, without the report flags', 
   }, 60_000);
 
   it('validate expects the dataset version of the release the submission sits in', async () => {
-    const r = await cli([
-      'validate',
-      sub,
-      '--tasks',
-      path.join(sample, 'full/tasks.jsonl'),
-      '--judge-profile',
-      path.join(sample, 'judge-profile.json'),
-      '--judge-cache',
-      path.join(sample, 'judge-cache.json'),
-    ]);
+    const r = await cli(['validate', sub, '--tasks', path.join(sample, 'full/tasks.jsonl'), ...SAMPLE_JUDGE_ARGS]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('v1.0-sample');
   }, 60_000);

@@ -7,6 +7,7 @@ import { run as score } from '../../../../src/cli/commands/score.ts';
 import type { ReleaseDescriptor, ScoreReport } from '../../../../src/core/release/types.ts';
 import { containsTokens, isRefusal, sampleJudgeReply } from '../../../../src/core/sample/sample-judge.ts';
 import { REFUSAL } from '../../../../src/core/sample/submissions.ts';
+import { SAMPLE_JUDGE_ARGS } from '../../../support/cli.ts';
 import type { Task } from '../../../../src/core/release/types.ts';
 
 const sample = path.resolve(__dirname, '../../../../static-data/sample');
@@ -69,10 +70,7 @@ describe('the sample release scores', () => {
           path.join(sample, 'full/tasks.jsonl'),
           '--predictions',
           path.join(sample, `submissions/${slug}/predictions.jsonl`),
-          '--judge-profile',
-          path.join(sample, 'judge-profile.json'),
-          '--judge-cache',
-          path.join(sample, 'judge-cache.json'),
+          ...SAMPLE_JUDGE_ARGS,
           '--system-name',
           meta.system_name,
           '--split',
