@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { afterAnswer, spotKeyAction } from '../../../../src/core/audit/spot-check/keys.ts';
 import {
-  emptyLabels,
   labelsJsonl,
   mergeImport,
   parseLabelsJsonl,
   putLabel,
-  SPOT_FORMAT,
   type SpotLabel,
 } from '../../../../src/core/audit/spot-check/labels.ts';
 import {
@@ -18,6 +16,7 @@ import {
   stepQuestion,
   type SpotTaskShape,
 } from '../../../../src/core/audit/spot-check/questions.ts';
+import { spotLabel } from './spot-label.ts';
 import { MAX_PAIR_REVIEWERS, spotCheckStats } from '../../../../src/core/audit/spot-check/stats.ts';
 
 const judged: SpotTaskShape = {
@@ -29,21 +28,8 @@ const judged: SpotTaskShape = {
 const refusal: SpotTaskShape = { task_id: 't2', type: 'unanswerable', items: null, judge: null };
 const list: SpotTaskShape = { task_id: 't3', type: 'aggregation', items: [{}], judge: null };
 
-function label(task_id: string, reviewer: string, l: Partial<SpotLabel['labels']>, at = '2026-01-01T00:00:00.000Z') {
-  return {
-    format: SPOT_FORMAT,
-    release_id: 'r',
-    dataset_version: 'v',
-    split: 'full',
-    task_id,
-    type: 'single_hop',
-    reviewer,
-    sample: { seed: 1, size: 5 },
-    labels: { ...emptyLabels(), ...l },
-    judge: null,
-    note: '',
-    labelled_at: at,
-  } satisfies SpotLabel;
+function label(task_id: string, reviewer: string, l: Partial<SpotLabel['labels']>, at?: string): SpotLabel {
+  return spotLabel(task_id, reviewer, l, at ? { labelled_at: at } : {});
 }
 
 describe('spot-check questions', () => {

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  emptyLabels,
-  labelsJsonl,
-  mergeImport,
-  parseLabelsJsonl,
-  SPOT_FORMAT,
-  type SpotLabel,
-} from '../../../../src/core/audit/spot-check/labels.ts';
+import { labelsJsonl, mergeImport, parseLabelsJsonl } from '../../../../src/core/audit/spot-check/labels.ts';
 import { allocate, stratifiedSample, type SampleTask } from '../../../../src/core/audit/spot-check/sample.ts';
 import { cohenKappa, spotCheckStats, wilson } from '../../../../src/core/audit/spot-check/stats.ts';
+import { spotLabel } from './spot-label.ts';
 import type { TaskType } from '../../../../src/core/release/types.ts';
 
 const pool = (counts: Array<[TaskType, number]>): SampleTask[] =>
@@ -105,28 +99,7 @@ describe('statistics', () => {
   });
 });
 
-function label(
-  task_id: string,
-  reviewer: string,
-  l: Partial<SpotLabel['labels']>,
-  extra: Partial<SpotLabel> = {},
-): SpotLabel {
-  return {
-    format: SPOT_FORMAT,
-    release_id: 'r',
-    dataset_version: 'v',
-    split: 'full',
-    task_id,
-    type: 'single_hop',
-    reviewer,
-    sample: { seed: 1, size: 5 },
-    labels: { ...emptyLabels(), ...l },
-    judge: null,
-    note: '',
-    labelled_at: '2026-01-01T00:00:00.000Z',
-    ...extra,
-  };
-}
+const label = spotLabel;
 
 describe('labels', () => {
   const set = [
