@@ -4,6 +4,7 @@ import type { JudgeProgress } from '../../core/judge/types.ts';
 import type { SplitName, SubmissionMetadata } from '../../core/release/types.ts';
 import type { ReportFields } from '../../core/scoring/report-fields.ts';
 import type {
+  BootstrapProgress,
   CacheImportResult,
   CacheInfo,
   ComparisonView,
@@ -52,6 +53,8 @@ class ScoreState {
   cache = $state.raw<CacheInfo>({ stored: 0, shipped: 0, distinct: 0, unsaved: 0, persistent: true });
   cacheMessage = $state<string | undefined>();
   progress = $state.raw<JudgeProgress | undefined>();
+  /** The bootstrap's iterations while a scoring computes its intervals (long for a large iteration count). */
+  bootstrap = $state.raw<BootstrapProgress | undefined>();
   running = $state(false);
   paused = $state(false);
   comparison = $state.raw<ComparisonView | undefined>();
@@ -315,6 +318,7 @@ class ScoreState {
     this.running = true;
     this.paused = false;
     this.progress = undefined;
+    this.bootstrap = undefined;
     this.resumeMessage = undefined;
     const kept = live && which === 'primary' ? await this.keepRun() : false;
     slot.result = undefined;
@@ -327,6 +331,9 @@ class ScoreState {
         Comlink.proxy((p: JudgeProgress) => {
           this.progress = p;
         }),
+        Comlink.proxy((b: BootstrapProgress) => {
+          this.bootstrap = b;
+        }),
       );
       if (slot.result.status === 'scored' && slot.result.progress) this.progress = slot.result.progress;
     } catch (error) {
@@ -335,6 +342,7 @@ class ScoreState {
       slot.busy = false;
       this.running = false;
       this.paused = false;
+      this.bootstrap = undefined;
     }
     // the run ended in this page (scored, cancelled, refused): nothing is left to resume
     if (kept) await clearLiveRun();

@@ -7,7 +7,7 @@
  */
 import { errorMessage } from '../error-message.ts';
 import type { JudgeProfile, ScoreReport, Task, TaskType } from '../release/types.ts';
-import { createBootstrapRng, stratifiedBootstrapCi } from './bootstrap.ts';
+import { BootstrapCancelled, createBootstrapRng, stratifiedBootstrapCiSliced } from './bootstrap.ts';
 import { citationGold, citationPrecisionRecall, ndcgAtK, recallAtK } from './metrics.ts';
 import { pyMean, pyTrueDiv } from '../python/sum.ts';
 import type { PredictionsResult, ScoringPrediction } from './predictions.ts';
@@ -57,6 +57,14 @@ export class ScoringAbortedError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** Scoring was cancelled during the bootstrap (its signal aborted): iterations done of both intervals. */
+export class ScoringCancelledError extends Error {
+  constructor(readonly bootstrap: { done: number; total: number }) {
+    super(`scoring cancelled during the bootstrap, after ${bootstrap.done} of ${bootstrap.total} iterations`);
+    this.name = 'ScoringCancelledError';
   }
 }
 
@@ -238,6 +246,8 @@ export interface ScoreSubmissionInput {
   onTaskDone?: (done: number, total: number) => void;
   /** The bootstrap's progress: iterations done of both intervals (cited, then uncited). */
   onBootstrap?: (done: number, total: number) => void;
+  /** Stops the bootstrap between slices of iterations (ScoringCancelledError); the judge calls made stay cached. */
+  signal?: AbortSignal;
 }
 
 interface TaskRun {
@@ -402,18 +412,32 @@ export async function scoreSubmission(input: ScoreSubmissionInput): Promise<Scor
   const perTypeUncited = Object.fromEntries([...uncited].map(([t, v]) => [t, pyMean(v)]));
   const rng = createBootstrapRng(profile.bootstrap.seed);
   const iterations = profile.bootstrap.iterations;
-  const bootstrapOf = (before: number) => ({
-    iterations,
-    percentiles: profile.bootstrap.percentiles,
-    onProgress: input.onBootstrap && ((done: number) => input.onBootstrap!(before + done, 2 * iterations)),
-  });
+  const ciOf = async (values: ReadonlyMap<string, readonly number[]>, before: number): Promise<[number, number]> => {
+    try {
+      return await stratifiedBootstrapCiSliced(values, rng, {
+        iterations,
+        percentiles: profile.bootstrap.percentiles,
+        ...(input.signal ? { signal: input.signal } : {}),
+        ...(input.onBootstrap
+          ? { onProgress: (done: number) => input.onBootstrap!(before + done, 2 * iterations) }
+          : {}),
+      });
+    } catch (error) {
+      if (error instanceof BootstrapCancelled)
+        throw new ScoringCancelledError({ done: before + error.done, total: 2 * iterations });
+      throw error;
+    }
+  };
+  // the cited interval draws first: both share the generator
+  const citedCi = await ciOf(cited, 0);
+  const uncitedCi = await ciOf(uncited, iterations);
   const report: ScoreReport = {
     overall_cited_correctness: pyMean(Object.values(perType)),
-    overall_cited_correctness_ci95: stratifiedBootstrapCi(cited, rng, bootstrapOf(0)),
+    overall_cited_correctness_ci95: citedCi,
     overall_cited_correctness_micro: pyMean(runs.map((r) => r.outcome.cited)),
     per_type: perType,
     overall_uncited_correctness: pyMean(Object.values(perTypeUncited)),
-    overall_uncited_correctness_ci95: stratifiedBootstrapCi(uncited, rng, bootstrapOf(iterations)),
+    overall_uncited_correctness_ci95: uncitedCi,
     overall_uncited_correctness_micro: pyMean(runs.map((r) => r.outcome.uncited)),
     per_type_uncited: perTypeUncited,
     citation_precision: pyMean(citPrec),

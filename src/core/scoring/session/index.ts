@@ -8,6 +8,7 @@ export type { CachedVerdicts } from './cached-verdicts.ts';
 export type { InputsState, ProfileChoice, ReleaseInfo, TasksChoice } from './score-inputs.ts';
 export type { SourceSpec as ReleaseSourceSpec } from '../../release/source-spec.ts';
 export type {
+  BootstrapProgress,
   ComparisonView,
   DeterministicView,
   LeaderboardPlace,

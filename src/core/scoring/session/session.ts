@@ -21,6 +21,7 @@ import {
   planPremiseCalls,
   scoreSubmission,
   ScoringAbortedError,
+  ScoringCancelledError,
   type JudgeFn,
   type ScoringOutcome,
   type ScoreSubmissionInput,
@@ -42,6 +43,7 @@ import {
   leaderboardPlace,
   taskDetail,
   taskRows,
+  type BootstrapProgress,
   type ComparisonView,
   type PlanView,
   type PredictionSlot,
@@ -102,6 +104,8 @@ export class ScoreSession {
   private readonly live: LiveJudge;
   private readonly slots: Partial<Record<PredictionSlot, PredictionsState>> = {};
   private readonly store: Promise<JudgeCacheStore>;
+  /** The scoring under way: a Cancel aborts its bootstrap. */
+  private scoring?: AbortController;
 
   constructor(store: JudgeCacheStore | Promise<JudgeCacheStore>, options: ScoreSessionOptions) {
     this.store = Promise.resolve(store);
@@ -328,8 +332,10 @@ export class ScoreSession {
     this.live.resume();
   }
 
+  /** Stops a live run's judging, or the bootstrap of a scoring under way. */
   cancel(): void {
     this.live.cancel();
+    this.scoring?.abort();
   }
 
   /** Judges what the cache lacks (live runs only), then scores from the cache. */
@@ -337,6 +343,24 @@ export class ScoreSession {
     slot: PredictionSlot,
     options: ScoreOptions = {},
     onProgress?: (progress: JudgeProgress) => void,
+    onBootstrap?: (progress: BootstrapProgress) => void,
+  ): Promise<ScoreRunResult> {
+    const control = new AbortController();
+    this.scoring?.abort();
+    this.scoring = control;
+    try {
+      return await this.scoreWith(slot, options, control.signal, onProgress, onBootstrap);
+    } finally {
+      if (this.scoring === control) this.scoring = undefined;
+    }
+  }
+
+  private async scoreWith(
+    slot: PredictionSlot,
+    options: ScoreOptions,
+    signal: AbortSignal,
+    onProgress?: (progress: JudgeProgress) => void,
+    onBootstrap?: (progress: BootstrapProgress) => void,
   ): Promise<ScoreRunResult> {
     let ctx: ReturnType<ScoreSession['ready']>;
     try {
@@ -366,7 +390,15 @@ export class ScoreSession {
     };
     const extras = { ...this.reportFieldDefaults(slot), ...options.extras };
     try {
-      const outcome = await scoreSubmission({ tasks, predictions: state.result, profile, judge, extras });
+      const outcome = await scoreSubmission({
+        tasks,
+        predictions: state.result,
+        profile,
+        judge,
+        extras,
+        signal,
+        ...(onBootstrap ? { onBootstrap: (done: number, total: number) => onBootstrap({ done, total }) } : {}),
+      });
       state.outcome = outcome;
       const name = extras.system_name ?? state.metadata?.system_name ?? state.name;
       const leaderboard = this.inputsOf.release?.leaderboard;
@@ -388,6 +420,9 @@ export class ScoreSession {
         },
       };
     } catch (error) {
+      if (error instanceof ScoringCancelledError) {
+        return { status: 'cancelled', bootstrap: error.bootstrap, ...(progress ? { progress } : {}) };
+      }
       if (error instanceof JudgeCallsMissingError) {
         return {
           status: 'missing',

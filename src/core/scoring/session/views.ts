@@ -84,6 +84,12 @@ export interface ScorecardView {
   leaderboard?: LeaderboardPlace;
 }
 
+/** Bootstrap iterations done of both intervals (cited, then uncited). */
+export interface BootstrapProgress {
+  done: number;
+  total: number;
+}
+
 export type ScoreRunResult =
   | {
       status: 'scored';
@@ -96,6 +102,8 @@ export type ScoreRunResult =
   | { status: 'missing'; missing: number; examples: Array<{ key: string; tag: string; task_id: string }> }
   | { status: 'aborted'; message: string }
   | { status: 'cancelled'; progress: JudgeProgress }
+  /** Cancelled while the bootstrap ran: the verdicts were all in the cache already and stay there. */
+  | { status: 'cancelled'; bootstrap: BootstrapProgress; progress?: JudgeProgress }
   | { status: 'error'; message: string };
 
 export interface PlanView {

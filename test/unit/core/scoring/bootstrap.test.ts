@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { stratifiedBootstrapCi } from '../../../../src/core/scoring/bootstrap.ts';
+import {
+  BootstrapCancelled,
+  stratifiedBootstrapCi,
+  stratifiedBootstrapCiSliced,
+} from '../../../../src/core/scoring/bootstrap.ts';
 import { fillBoundedIntegers } from '../../../../src/core/python/numpy-random.ts';
 import { numpyMean, numpyPercentileLinear, pairwiseSum } from '../../../../src/core/python/numpy-stats.ts';
 import { Pcg64 } from '../../../../src/core/python/pcg64.ts';
@@ -105,5 +109,62 @@ describe('numpy summation and bootstrap helpers', () => {
     const again = stratifiedBootstrapCi(byType, Pcg64.fromSeed(20260705), settings);
     expect(again).toEqual(first);
     expect(first[0]).toBeLessThan(first[1]!);
+  });
+});
+
+describe('the sliced bootstrap (progress, a free thread between slices, Cancel)', () => {
+  const byType = new Map([
+    ['a', Array.from({ length: 97 }, (_, i) => (i % 3) / 2)],
+    ['b', Array.from({ length: 13 }, (_, i) => i % 2)],
+    ['c', [0.25, 1, 0]],
+  ]);
+  const settings = { iterations: 2500, percentiles: [2.5, 97.5] as const };
+
+  it('gives the same intervals bit for bit and the same progress as the synchronous path, both intervals on one generator', async () => {
+    const syncRng = Pcg64.fromSeed(20260705);
+    const syncSteps: number[] = [];
+    const syncCis = [1, 2].map(() =>
+      stratifiedBootstrapCi(byType, syncRng, { ...settings, onProgress: (d) => syncSteps.push(d) }),
+    );
+    const slicedRng = Pcg64.fromSeed(20260705);
+    const slicedSteps: number[] = [];
+    const slicedCis = [];
+    for (let i = 0; i < 2; i++) {
+      slicedCis.push(
+        await stratifiedBootstrapCiSliced(byType, slicedRng, { ...settings, onProgress: (d) => slicedSteps.push(d) }),
+      );
+    }
+    expect(slicedCis).toEqual(syncCis);
+    expect(slicedCis[0]).not.toEqual(slicedCis[1]);
+    expect(slicedSteps).toEqual(syncSteps);
+    expect(slicedSteps).toEqual([1000, 2000, 2500, 1000, 2000, 2500]);
+    expect(slicedRng.getState()).toEqual(syncRng.getState());
+  });
+
+  it('lets a timer scheduled during the run fire before it ends, and stops at the next slice once aborted', async () => {
+    const control = new AbortController();
+    const steps: number[] = [];
+    const run = stratifiedBootstrapCiSliced(byType, Pcg64.fromSeed(1), {
+      ...settings,
+      iterations: 100_000,
+      signal: control.signal,
+      onProgress: (done) => {
+        steps.push(done);
+        // a Cancel arrives as a message: it can only be heard if the run gives the thread back
+        if (done === 2000) setTimeout(() => control.abort(), 0);
+      },
+    });
+    const error: unknown = await run.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BootstrapCancelled);
+    expect((error as BootstrapCancelled).done).toBe(2000);
+    expect(steps).toEqual([1000, 2000]);
+  });
+
+  it('does not start when the signal is aborted already', async () => {
+    const control = new AbortController();
+    control.abort();
+    await expect(
+      stratifiedBootstrapCiSliced(byType, Pcg64.fromSeed(1), { ...settings, signal: control.signal }),
+    ).rejects.toBeInstanceOf(BootstrapCancelled);
   });
 });

@@ -67,4 +67,26 @@ describe('ScoreSession', () => {
     if (result.status === 'missing') expect(result.missing).toBeGreaterThan(0);
     await expect(session.useTasksFile('bad.jsonl', new Blob(['{"task_id": 1}\n']))).rejects.toThrow(/bad\.jsonl/);
   });
+
+  it('a Cancel during a long bootstrap ends the scoring as cancelled with the iterations done, and the cache keeps every verdict', async () => {
+    const session = new ScoreSession(new MemoryJudgeCacheStore(), { baseHref: 'http://localhost/' });
+    await session.useRelease({ kind: 'files', label: 'sample', files: sampleFiles() });
+    const profile = JSON.parse(readFileSync(path.join(sample, 'judge-profile.json'), 'utf8')) as {
+      bootstrap: { iterations: number };
+    };
+    profile.bootstrap.iterations = 100_000;
+    await session.useProfileFile('judge-profile.json', new Blob([JSON.stringify(profile)]));
+    await session.useReleaseSubmission('primary', 'bm25-top-doc-sample');
+    const seen: Array<{ done: number; total: number }> = [];
+    const result = await session.score('primary', {}, undefined, (progress) => {
+      seen.push(progress);
+      // as the page's Cancel does: a message the worker handles between two slices
+      if (seen.length === 1) setTimeout(() => session.cancel(), 0);
+    });
+    expect(result).toEqual({ status: 'cancelled', bootstrap: { done: 1000, total: 200_000 } });
+    expect(seen).toEqual([{ done: 1000, total: 200_000 }]);
+    const plan = await session.plan('primary');
+    expect(plan.estimate.calls).toBe(0);
+    expect(plan.cached).toBe(plan.calls);
+  });
 });
