@@ -113,3 +113,27 @@ test('while a release URL trickles, the site’s own releases stay loadable and 
     await trickle.close();
   }
 });
+
+test('a release URL that trickles is refused with our message: the file and the reason, not "Failed to fetch"', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const trickle = await startTrickleServer();
+  try {
+    await page.goto('/');
+    await expect(page.getByTestId('task-row').first()).toBeVisible();
+    await page.getByTestId('open-load-dialog').click();
+    await page.getByTestId('release-url').fill(trickle.url);
+    await page.getByRole('button', { name: 'Load URL' }).click();
+    // the guard refuses less than 1 KiB in 20 s of waiting; Chromium's arrayBuffer() would have
+    // reported that as a bare "Failed to fetch"
+    const error = page.getByTestId('dialog-error');
+    await expect(error).toContainText(
+      /\/release\/[\w./-]+: the server sent only \d+ bytes in [\d.]+ s, far too slowly/,
+    );
+    await expect(error).not.toContainText('Failed to fetch');
+    await expect(page.getByTestId('dialog-loading')).toHaveCount(0);
+  } finally {
+    await trickle.close();
+  }
+});

@@ -9,6 +9,7 @@
  *   ones asked for is refused.
  */
 import type { AsyncBuffer } from 'hyparquet';
+import { bodyArrayBuffer } from './body-bytes.ts';
 
 export interface RangeFile extends AsyncBuffer {
   /** Set once the server showed that it ignores ranges, for the release's file report. */
@@ -30,7 +31,7 @@ export function rangesIgnoredNote(url: string, bytes: number): string {
 }
 
 async function wholeBody(url: string, response: Response, length: number | undefined): Promise<ArrayBuffer> {
-  const bytes = await response.arrayBuffer();
+  const bytes = await bodyArrayBuffer(response, { what: url });
   if (length !== undefined && bytes.byteLength !== length) {
     throw new Error(
       `${url}: the server sent ${bytes.byteLength} bytes for a file of ${length} bytes (it may have changed while it was read)`,
@@ -96,7 +97,7 @@ function ranged(url: string, get: Get, length: number): RangeFile {
       await r.body?.cancel();
       throw new Error(`${url}: asked for bytes ${start}-${stop}, the server sent ${named.start}-${named.end}`);
     }
-    return r.arrayBuffer();
+    return bodyArrayBuffer(r, { what: `${url} (bytes ${start}-${stop})` });
   };
   const file: { byteLength: number; note?: string; slice: AsyncBuffer['slice'] } = {
     byteLength: length,

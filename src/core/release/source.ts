@@ -1,6 +1,7 @@
 import { errorMessage } from '../error-message.ts';
 import { FetchTimedOut, LoadCancelled } from '../net/guarded-fetch.ts';
 import { openRangeFile, type RangeFile } from '../net/range-file.ts';
+import { bodyBytes } from '../net/body-bytes.ts';
 import type { AsyncBuffer } from 'hyparquet';
 import type { LayoutName } from './layout.ts';
 
@@ -114,7 +115,7 @@ export class UrlSource implements ReleaseSource {
     const response = await this.get(this.url(path));
     if (response.status === 404) return undefined;
     if (!response.ok) throw new Error(`${this.url(path)}: HTTP ${response.status} ${response.statusText}`);
-    return new Uint8Array(await response.arrayBuffer());
+    return bodyBytes(response, { what: this.url(path) });
   }
   /** Range reads on any static host, also one that ignores ranges or HEAD (net/range-file.ts). */
   open(path: string): Promise<RangeFile | undefined> {

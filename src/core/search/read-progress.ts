@@ -1,4 +1,5 @@
 /** Reads a whole release file, reporting bytes as they arrive (streamed for URL sources). */
+import { bodyBytes } from '../net/body-bytes.ts';
 import { UrlSource, type ReleaseSource } from '../release/source.ts';
 
 /** Index files above this are refused rather than exhausting the tab's memory. */
@@ -30,30 +31,15 @@ export async function readWithProgress(
   const total = header !== null && !encoded && Number.isFinite(Number(header)) ? Number(header) : undefined;
   if (total !== undefined) checkSize(url, total);
   onBytes(0, total);
-  if (!response.body) {
-    const whole = new Uint8Array(await response.arrayBuffer());
-    onBytes(whole.byteLength, total ?? whole.byteLength);
-    return whole;
-  }
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    received += value.byteLength;
-    checkSize(url, received);
-    onBytes(received, total);
-  }
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(received);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  const bytes = await bodyBytes(response, {
+    what: url,
+    onChunk: (received) => {
+      checkSize(url, received);
+      onBytes(received, total);
+    },
+  });
+  if (bytes.byteLength === 0) onBytes(0, total ?? 0);
+  return bytes;
 }
 
 function checkSize(what: string, bytes: number): void {

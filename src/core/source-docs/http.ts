@@ -3,6 +3,7 @@
  * limit, with a count of requests and bytes so that every lookup can say what it cost.
  */
 import { errorMessage } from '../error-message.ts';
+import { bodyBytes } from '../net/body-bytes.ts';
 
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -176,44 +177,28 @@ export class Transfer {
       await discard(response);
       throw tooLarge();
     }
-    if (!response.body) {
-      const whole = new Uint8Array(await response.arrayBuffer());
-      this.count(0, whole.byteLength);
-      if (whole.byteLength > maxBytes) throw tooLarge();
-      return whole;
-    }
-    const reader = response.body.getReader();
-    const parts: Uint8Array[] = [];
-    let total = 0;
     const guard = this.stops.get(response);
     const idleMs = this.guard.idleMs;
-    for (;;) {
-      const timer =
-        guard && idleMs !== undefined ? setTimeout(() => guard.request.abort(guard.idle()), idleMs) : undefined;
-      const { done, value } = await reader
-        .read()
-        .catch((e: unknown) => {
-          const why = guard?.request.signal.aborted ? guard.request.signal.reason : e;
-          throw asSourceError(why, url, `${shownUrl(url)}: the answer broke off (${errorMessage(e)})`);
-        })
-        .finally(() => clearTimeout(timer));
-      if (done) break;
-      total += value.byteLength;
-      this.count(0, value.byteLength);
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      parts.push(value);
-    }
-    if (parts.length === 1) return parts[0]!;
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.byteLength;
-    }
-    return out;
+    return bodyBytes(response, {
+      what: shownUrl(url),
+      maxBytes,
+      tooLarge,
+      ...(guard && idleMs !== undefined
+        ? {
+            idleMs,
+            idle: () => {
+              const silent = guard.idle();
+              guard.request.abort(silent);
+              return silent;
+            },
+          }
+        : {}),
+      onChunk: (_received, chunkBytes) => this.count(0, chunkBytes),
+      readError: (e) => {
+        const why = guard?.request.signal.aborted ? guard.request.signal.reason : e;
+        return asSourceError(why, url, `${shownUrl(url)}: the answer broke off (${errorMessage(e)})`);
+      },
+    });
   }
 }
 

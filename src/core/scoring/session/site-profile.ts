@@ -4,6 +4,7 @@
  * the release's entry of static-data/releases.json, with its provenance inside.
  */
 import { errorMessage } from '../../error-message.ts';
+import { bodyBytes } from '../../net/body-bytes.ts';
 import { sha256Hex } from '../../release/sha256.ts';
 import type { JudgeProfile } from '../../release/types.ts';
 import { parseJudgeProfile } from '../scoring-inputs.ts';
@@ -22,6 +23,9 @@ export interface ProfileProvenance {
 }
 
 export const MAX_PROFILE_BYTES = 1024 * 1024;
+/** A profile is a few KB: a host silent this long, or not done after PROFILE_TOTAL_MS, is not read from. */
+export const PROFILE_IDLE_MS = 20_000;
+export const PROFILE_TOTAL_MS = 60_000;
 
 /** The profile and a one-line account of where it comes from, or why the site's copy was refused. */
 export type SiteProfileResult = { profile: JudgeProfile; source: string } | { error: string };
@@ -47,19 +51,28 @@ export async function readSiteJudgeProfile(
   fetchFn: typeof fetch = (...args) => fetch(...args),
 ): Promise<SiteProfileResult> {
   const file = new URL(ref.url).pathname.split('/').pop() ?? ref.url;
-  let bytes: Uint8Array;
+  let response: Response;
   try {
-    const response = await fetchFn(ref.url, { credentials: 'omit' });
-    if (!response.ok) return { error: `${file}: HTTP ${response.status}` };
-    const length = Number(response.headers.get('content-length') ?? 0);
-    if (length > MAX_PROFILE_BYTES)
-      return { error: `${file}: ${length} bytes, more than the ${MAX_PROFILE_BYTES} allowed` };
-    bytes = new Uint8Array(await response.arrayBuffer());
+    response = await fetchFn(ref.url, { credentials: 'omit', signal: AbortSignal.timeout(PROFILE_TOTAL_MS) });
   } catch (error) {
     return { error: `${file}: ${errorMessage(error)}` };
   }
-  if (bytes.byteLength > MAX_PROFILE_BYTES)
-    return { error: `${file}: ${bytes.byteLength} bytes, more than the ${MAX_PROFILE_BYTES} allowed` };
+  if (!response.ok) return { error: `${file}: HTTP ${response.status}` };
+  const length = Number(response.headers.get('content-length') ?? 0);
+  if (length > MAX_PROFILE_BYTES)
+    return { error: `${file}: ${length} bytes, more than the ${MAX_PROFILE_BYTES} allowed` };
+  let bytes: Uint8Array;
+  try {
+    // each error of the read names the file and the reason
+    bytes = await bodyBytes(response, {
+      what: file,
+      maxBytes: MAX_PROFILE_BYTES,
+      idleMs: PROFILE_IDLE_MS,
+      totalMs: PROFILE_TOTAL_MS,
+    });
+  } catch (error) {
+    return { error: errorMessage(error) };
+  }
   const actual = await sha256Hex(bytes);
   if (actual !== ref.sha256.toLowerCase())
     return { error: `${file}: sha256 ${actual} differs from its pin ${ref.sha256} in releases.json; not used` };
