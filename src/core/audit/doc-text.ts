@@ -3,7 +3,8 @@
  * release that ships its corpus (docs.parquet, docs.jsonl), on texts already loaded, and on a
  * reader of the Hugging Face source when one is plugged in.
  */
-import { parquetMetadataAsync, parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { readParquetFooter } from '../parquet/checked-metadata.ts';
 import type { CorpusDoc } from '../release/types.ts';
 
 export type DocTextProgress = (done: number, total: number) => void;
@@ -103,7 +104,7 @@ export function parquetDocsProvider(label: string, file: AsyncBuffer, maxGap = 6
   let opened: Promise<{ metadata: FileMetaData; rows: Map<string, number> }> | undefined;
   const open = async () => {
     // The footer is read once (its default first fetch is 512 KiB; a docs footer is far smaller).
-    const metadata = await parquetMetadataAsync(file, { initialFetchSize: 64 * 1024 });
+    const metadata = await readParquetFooter(file, label, 64 * 1024);
     const ids = (await parquetReadObjects({ file, metadata, columns: ['doc_id'] })) as Array<{ doc_id: unknown }>;
     return { metadata, rows: new Map(ids.map((r, i) => [String(r.doc_id), i])) };
   };

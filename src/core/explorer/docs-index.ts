@@ -4,14 +4,8 @@
  * row groups that can hold the asked ids are read (row-group min/max statistics of doc_id),
  * and the text column only for the one row a reader opens.
  */
-import { errorMessage } from '../error-message.ts';
-import {
-  parquetMetadataAsync,
-  parquetReadObjects,
-  parquetSchema,
-  type AsyncBuffer,
-  type FileMetaData,
-} from 'hyparquet';
+import { parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { readParquetFooter } from '../parquet/checked-metadata.ts';
 import type { CorpusDoc } from '../release/types.ts';
 import type { DocRow } from './task-vocabulary.ts';
 import { compareText } from './task-records.ts';
@@ -102,14 +96,7 @@ export class ParquetDocs implements DocsIndex {
 
   /** Reads the footer; refuses a file without a doc_id column (the message names the file). */
   static async open(file: AsyncBuffer, path = 'docs.parquet'): Promise<ParquetDocs> {
-    let metadata: FileMetaData;
-    try {
-      metadata = await parquetMetadataAsync(file, { initialFetchSize: footerFetch(file) });
-    } catch (e) {
-      throw new Error(`${path}: not a readable parquet file (${errorMessage(e)})`, {
-        cause: e,
-      });
-    }
+    const metadata = await readParquetFooter(file, path, footerFetch(file));
     const present = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
     if (!present.has('doc_id')) throw new Error(`${path} has no doc_id column`);
     const idColumn = metadata.schema.findIndex((s) => s.name === 'doc_id') - 1;

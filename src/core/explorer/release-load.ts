@@ -4,7 +4,8 @@
  * (service.ts) routes the page's questions to the load it shows; everything a load knows lives
  * here, so that a new load starts from nothing and a refused one leaves the shown one as it was.
  */
-import { parquetReadObjects, type AsyncBuffer } from 'hyparquet';
+import { parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { readParquetFooter } from '../parquet/checked-metadata.ts';
 import { errorMessage } from '../error-message.ts';
 import { loadRelease, ReleaseRefused, type LoadProgress, type LoadedRelease } from '../release/load.ts';
 import type { PlannedFile } from '../release/layout.ts';
@@ -110,6 +111,7 @@ export class ReleaseLoad {
   private qualities?: Promise<void>;
   private chunksParquet?: AsyncBuffer;
   private chunkDocIds?: Promise<string[]>;
+  private chunkFooter?: Promise<FileMetaData>;
   /** Every file is read and DuckDB is filled. */
   private complete = false;
   /** The rows-only load's parquet files checked against their pins (after its view is on screen). */
@@ -484,7 +486,10 @@ export class ReleaseLoad {
     }
     const file = this.chunksParquet;
     if (!file) return undefined;
-    this.chunkDocIds ??= parquetReadObjects({ file, columns: ['doc_id'] }).then((rows) =>
+    this.chunkFooter ??= readParquetFooter(file, 'chunks.parquet');
+    this.chunkFooter.catch(() => (this.chunkFooter = undefined));
+    const metadata = await this.chunkFooter;
+    this.chunkDocIds ??= parquetReadObjects({ file, metadata, columns: ['doc_id'] }).then((rows) =>
       (rows as Array<{ doc_id: string }>).map((r) => r.doc_id),
     );
     this.chunkDocIds.catch(() => (this.chunkDocIds = undefined));
@@ -495,6 +500,7 @@ export class ReleaseLoad {
     while (ids[last + 1] === docId) last++;
     return (await parquetReadObjects({
       file,
+      metadata,
       columns: ['chunk_id', 'doc_id', 'text'],
       rowStart: first,
       rowEnd: last + 1,

@@ -4,6 +4,7 @@
  * source that keeps ranges sees no new requests.
  */
 import { parquetMetadata, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { errorMessage } from '../error-message.ts';
 import { checkFooterStructure } from './footer-structure.ts';
 
 const DEFAULT_INITIAL_FETCH = 1 << 19;
@@ -32,4 +33,20 @@ export async function checkedParquetMetadataAsync(
   footer.set(head, 0);
   footer.set(tail, tailStart - start);
   return checkedParquetMetadata(footer);
+}
+
+/**
+ * The footer every reader of a release's parquet files opens with: checked, and a failure names
+ * the file ("docs.parquet: not a readable parquet file (<why>)").
+ */
+export async function readParquetFooter(
+  file: AsyncBuffer,
+  name: string,
+  initialFetchSize = DEFAULT_INITIAL_FETCH,
+): Promise<FileMetaData> {
+  try {
+    return await checkedParquetMetadataAsync(file, initialFetchSize);
+  } catch (e) {
+    throw new Error(`${name}: not a readable parquet file (${errorMessage(e)})`, { cause: e });
+  }
 }

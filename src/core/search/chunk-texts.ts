@@ -4,7 +4,8 @@
  * of chunks.parquet: build-index reads that file in row order; the chunk id of the row is
  * checked all the same.
  */
-import { parquetMetadataAsync, parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { readParquetFooter } from '../parquet/checked-metadata.ts';
 
 const CACHED_GROUPS = 32;
 export const SNIPPET_CHARS = 320;
@@ -13,10 +14,14 @@ export class ChunkTexts {
   private metadata: Promise<FileMetaData> | undefined;
   private readonly groups = new Map<number, Promise<Array<{ chunk_id: string; text: string }>>>();
 
-  constructor(private readonly file: AsyncBuffer) {}
+  constructor(
+    private readonly file: AsyncBuffer,
+    private readonly name = 'chunks.parquet',
+  ) {}
 
   private meta(): Promise<FileMetaData> {
-    this.metadata ??= parquetMetadataAsync(this.file);
+    this.metadata ??= readParquetFooter(this.file, this.name);
+    this.metadata.catch(() => (this.metadata = undefined));
     return this.metadata;
   }
 

@@ -19,42 +19,7 @@ import { parseFooter } from '../../../../src/core/source-docs/shard-parquet.ts';
 import { cli } from '../../../support/cli.ts';
 import { projectRoot } from '../../../support/shared.ts';
 import { makeSourceShards, readSampleDocs } from '../../../support/source-shards.ts';
-
-const FOOTER_LIMIT = 16 * 2 ** 20;
-
-/** Thrift metadata bytes followed by their length and "PAR1". */
-function footer(metadata: Uint8Array): Uint8Array {
-  const out = new Uint8Array(metadata.byteLength + 8);
-  out.set(metadata);
-  const view = new DataView(out.buffer);
-  view.setUint32(metadata.byteLength, metadata.byteLength, true);
-  view.setUint32(metadata.byteLength + 4, 0x31524150, true);
-  return out;
-}
-
-function varint(n: number): number[] {
-  const out: number[] = [];
-  while (n >= 0x80) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return out;
-}
-
-/**
- * The attack: a FileMetaData whose schema list holds `n` SchemaElements with only an empty name
- * (3 bytes each), well-formed thrift that hyparquet turns into millions of objects.
- */
-function junkSchemaFooter(n: number): Uint8Array {
-  const head = [0x15, 0x02, 0x19, 0xfc, ...varint(n)];
-  const tail = [0x16, 0x00, 0x19, 0x0c, 0x00];
-  const bytes = new Uint8Array(head.length + 3 * n + tail.length);
-  bytes.set(head);
-  for (let i = 0; i < n; i++) bytes[head.length + 3 * i] = 0x48; // field 4, binary, length 0, stop
-  bytes.set(tail, head.length + 3 * n);
-  return footer(bytes);
-}
+import { footer, FOOTER_LIMIT, junkParquetFile, junkSchemaFooter, varint } from './junk-footer.ts';
 
 const sampleFile = (name: string) => new Uint8Array(readFileSync(path.join(projectRoot, 'static-data/sample', name)));
 const tmp = mkdtempSync(path.join(tmpdir(), 'ebx-footer-'));
@@ -148,11 +113,7 @@ describe('junk footers are refused before they are decoded', () => {
   it('release-check names a docs.parquet with the junk footer, refused by the check', async () => {
     const release = path.join(tmp, 'mini');
     cpSync(path.join(projectRoot, 'test/fixtures/mini-release'), release, { recursive: true });
-    const junk = junkSchemaFooter(Math.floor((FOOTER_LIMIT - 64) / 3));
-    const file = new Uint8Array(junk.byteLength + 4);
-    file.set(new TextEncoder().encode('PAR1'));
-    file.set(junk, 4);
-    writeFileSync(path.join(release, 'docs.parquet'), file);
+    writeFileSync(path.join(release, 'docs.parquet'), junkParquetFile());
     // without its pin, so that the footer is what refuses it
     const descriptorFile = path.join(release, 'release.json');
     const descriptor = JSON.parse(readFileSync(descriptorFile, 'utf8')) as { sha256: Record<string, string> };
