@@ -2,8 +2,7 @@
 import { readRegularFile } from '../../adapters/node/regular-file.ts';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
-import { errorMessage } from '../../core/error-message.ts';
-import { checkedParquetMetadata } from '../../core/parquet/checked-metadata.ts';
+import { readParquetFooterBytes } from '../../core/parquet/checked-metadata.ts';
 import type { ChunkInput } from '../../core/retrieval/index.ts';
 
 /** Refuses files that could not be a corpus chunk table. */
@@ -11,12 +10,7 @@ const MAX_CHUNKS_FILE_BYTES = 2 * 1024 * 1024 * 1024;
 
 export async function readChunkRows(file: string): Promise<ChunkInput[]> {
   const bytes = await readRegularFile(file, MAX_CHUNKS_FILE_BYTES);
-  let metadata;
-  try {
-    metadata = checkedParquetMetadata(bytes);
-  } catch (e) {
-    throw new Error(`${file}: not a readable parquet file (${errorMessage(e)})`, { cause: e });
-  }
+  const metadata = readParquetFooterBytes(bytes, file);
   const rows = (await parquetReadObjects({
     file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
     metadata,

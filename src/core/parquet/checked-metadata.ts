@@ -47,6 +47,19 @@ export async function readParquetFooter(
   try {
     return await checkedParquetMetadataAsync(file, initialFetchSize);
   } catch (e) {
-    throw new Error(`${name}: not a readable parquet file (${errorMessage(e)})`, { cause: e });
+    throw unreadableFooter(name, e);
   }
+}
+
+/** checkedParquetMetadata for a whole file in memory, a failure naming the file as readParquetFooter's does. */
+export function readParquetFooterBytes(bytes: Uint8Array, name: string): FileMetaData {
+  try {
+    return checkedParquetMetadata(bytes);
+  } catch (e) {
+    throw unreadableFooter(name, e);
+  }
+}
+
+function unreadableFooter(name: string, cause: unknown): Error {
+  return new Error(`${name}: not a readable parquet file (${errorMessage(cause)})`, { cause });
 }
