@@ -48,34 +48,43 @@ test.afterAll(async () => {
   await release.close();
 });
 
-test('a long bootstrap shows its progress and Cancel stops it as "Scoring cancelled"', async ({ page }) => {
-  await page.goto(`/?release=${encodeURIComponent(release.url)}&view=score`);
-  await expect(page.getByTestId('inputs-state')).toContainText('Tasks:');
-  await setFile(page, 'tasks-file', 'tasks.jsonl', jsonl(TASKS));
-  await expect(page.getByTestId('inputs-state')).toContainText('tasks.jsonl');
-  const predictions = TASKS.map((t) => ({ task_id: t.task_id, answer: '', citations: [], retrieved: [] }));
-  await setFile(page, 'predictions-file', 'predictions.jsonl', jsonl(predictions));
-  await expect(page.getByTestId('validation-ok')).toBeVisible();
-  await expect(page.getByTestId('judge-uncached')).toHaveText('0');
+// both themes, desktop and phone widths, axe clean while it runs and once cancelled
+for (const [scheme, width] of [
+  ['light', 1440],
+  ['dark', 390],
+] as const)
+  test(`a long bootstrap shows its progress and Cancel stops it as "Scoring cancelled" (${scheme}, ${width} px)`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/?release=${encodeURIComponent(release.url)}&view=score`);
+    await expect(page.getByTestId('inputs-state')).toContainText('Tasks:');
+    await setFile(page, 'tasks-file', 'tasks.jsonl', jsonl(TASKS));
+    await expect(page.getByTestId('inputs-state')).toContainText('tasks.jsonl');
+    const predictions = TASKS.map((t) => ({ task_id: t.task_id, answer: '', citations: [], retrieved: [] }));
+    await setFile(page, 'predictions-file', 'predictions.jsonl', jsonl(predictions));
+    await expect(page.getByTestId('validation-ok')).toBeVisible();
+    await expect(page.getByTestId('judge-uncached')).toHaveText('0');
 
-  await page.getByTestId('score-run').click();
-  const progress = page.getByTestId('bootstrap-progress-text');
-  await expect(progress).toHaveText(/^bootstrap [\d,]+\/200,000$/);
-  expect(await audit(page, 'score (bootstrap under way)')).toEqual([]);
-  const cancel = page.getByTestId('judge-cancel');
-  await cancel.focus();
-  await page.keyboard.press('Enter');
+    await page.getByTestId('score-run').click();
+    const progress = page.getByTestId('bootstrap-progress-text');
+    await expect(progress).toHaveText(/^bootstrap [\d,]+\/200,000$/);
+    expect(await audit(page, `score (bootstrap under way, ${scheme}, ${width} px)`)).toEqual([]);
+    const cancel = page.getByTestId('judge-cancel');
+    await cancel.focus();
+    await page.keyboard.press('Enter');
 
-  const status = page.getByTestId('score-status');
-  await expect(status).toContainText('Scoring cancelled');
-  const [, done] = /after ([\d,]+)\/200,000 iterations/.exec((await status.textContent()) ?? '') ?? [];
-  expect(Number(done?.replaceAll(',', ''))).toBeLessThan(200_000);
-  await expect(status).toContainText("the judge's verdicts stay in the cache");
-  await expect(status).toHaveAttribute('role', 'status');
-  await expect(page.getByTestId('scorecard')).toHaveCount(0);
-  await expect(progress).toHaveCount(0);
-  await expect(cancel).toHaveCount(0);
-  // the run is over: the button scores again
-  await expect(page.getByTestId('score-run')).toBeEnabled();
-  expect(await audit(page, 'score (scoring cancelled)')).toEqual([]);
-});
+    const status = page.getByTestId('score-status');
+    await expect(status).toContainText('Scoring cancelled');
+    const [, done] = /after ([\d,]+)\/200,000 iterations/.exec((await status.textContent()) ?? '') ?? [];
+    expect(Number(done?.replaceAll(',', ''))).toBeLessThan(200_000);
+    await expect(status).toContainText("the judge's verdicts stay in the cache");
+    await expect(status).toHaveAttribute('role', 'status');
+    await expect(page.getByTestId('scorecard')).toHaveCount(0);
+    await expect(progress).toHaveCount(0);
+    await expect(cancel).toHaveCount(0);
+    // the run is over: the button scores again
+    await expect(page.getByTestId('score-run')).toBeEnabled();
+    expect(await audit(page, `score (scoring cancelled, ${scheme}, ${width} px)`)).toEqual([]);
+  });
