@@ -5,13 +5,14 @@
  * equal the CLI's `release-diff --json` on the same folders, and the downloads the CLI's files,
  * byte for byte.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { ReleaseDiff } from '../../src/core/release-diff/diff.ts';
 import { spawnCli } from '../support/cli.ts';
+import { writePinnedRelease, type ReleaseTask } from '../support/pinned-release.ts';
 import { audit } from './axe-support.ts';
 import { downloaded } from './score-support.ts';
 import { hasShared, projectRoot, sharedDir, SKIP_NO_SHARED, startStaticServer, v10Dir } from './support.ts';
@@ -115,27 +116,17 @@ test.describe('today’s v1.0 against the second build labelled v1.0', () => {
 
 /** The sample's full split in the benchmark's layout, edited: one task dropped, one renamed, one reworded. */
 function editedSample(): string {
-  const lines = readFileSync(path.join(sampleDir, 'full/tasks.jsonl'), 'utf8').trim().split('\n');
-  const tasks = lines.map((l) => JSON.parse(l) as { task_id: string; type: string; question: string });
+  const tasks = readFileSync(path.join(sampleDir, 'full/tasks.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as ReleaseTask);
   const edited = tasks
     .slice(1)
     .map((t, i) =>
       i === 0 ? { ...t, task_id: randomUUID() } : i === 1 ? { ...t, question: `${t.question} Briefly.` } : t,
     );
-  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'diff-e2e-')), 'edited-sample');
-  mkdirSync(path.join(dir, 'full'), { recursive: true });
-  const questions = edited
-    .map((t) => `${JSON.stringify({ task_id: t.task_id, type: t.type, question: t.question })}\n`)
-    .join('');
-  writeFileSync(path.join(dir, 'full/questions.jsonl'), questions);
-  writeFileSync(path.join(dir, 'full/tasks.jsonl'), edited.map((t) => `${JSON.stringify(t)}\n`).join(''));
-  const byType: Record<string, number> = {};
-  for (const t of edited) byType[t.type] = (byType[t.type] ?? 0) + 1;
   const { version } = JSON.parse(readFileSync(path.join(sampleDir, 'manifest.json'), 'utf8')) as { version: string };
-  const pin = createHash('sha256').update(questions).digest('hex');
-  const manifest = { version, splits: { full: { n_tasks: edited.length, by_type: byType, questions_sha256: pin } } };
-  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
-  return dir;
+  return writePinnedRelease(edited, version, 'edited-sample');
 }
 
 test('the sample against an edited copy picked as a folder: the CLI’s counts, the warning, keyboard, axe at both widths and themes', async ({

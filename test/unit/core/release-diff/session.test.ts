@@ -4,9 +4,7 @@
  * path (FolderSource, diffReleases, sharedTasks, filterPredictions), a newer comparison cancelling
  * an older one, and the downloads refused before a comparison or past the size cap.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { openAsBlob, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FolderSource } from '../../../../src/adapters/node/folder-source.ts';
@@ -15,42 +13,19 @@ import { diffReleases } from '../../../../src/core/release-diff/diff.ts';
 import { ReleaseDiffSession, type DiffInput } from '../../../../src/core/release-diff/session.ts';
 import { filterPredictions, sharedTasks } from '../../../../src/core/release-diff/shared-tasks.ts';
 import { diffSide } from '../../../../src/core/release-diff/side.ts';
+import { writePinnedRelease, type ReleaseTask } from '../../../support/pinned-release.ts';
 import { projectRoot } from '../../../support/shared.ts';
 
 const sampleDir = path.join(projectRoot, 'static-data/sample');
-
-interface TaskLine {
-  task_id: string;
-  type: string;
-  question: string;
-  answer: string | null;
-}
 
 /** The sample's full split in the benchmark's layout with its first task dropped and its second answer corrected. */
 function editedSample(): string {
   const tasks = readFileSync(path.join(sampleDir, 'full/tasks.jsonl'), 'utf8')
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as TaskLine);
-  const edited = tasks.slice(1).map((t, i) => (i === 0 ? { ...t, answer: `${t.answer} (corrected)` } : t));
-  const dir = mkdtempSync(path.join(tmpdir(), 'diff-session-'));
-  mkdirSync(path.join(dir, 'full'));
-  const questions = edited
-    .map((t) => `${JSON.stringify({ task_id: t.task_id, type: t.type, question: t.question })}\n`)
-    .join('');
-  writeFileSync(path.join(dir, 'full/questions.jsonl'), questions);
-  writeFileSync(path.join(dir, 'full/tasks.jsonl'), edited.map((t) => `${JSON.stringify(t)}\n`).join(''));
-  const byType: Record<string, number> = {};
-  for (const t of edited) byType[t.type] = (byType[t.type] ?? 0) + 1;
-  const pin = createHash('sha256').update(questions).digest('hex');
-  writeFileSync(
-    path.join(dir, 'manifest.json'),
-    JSON.stringify({
-      version: 'v1.0-sample',
-      splits: { full: { n_tasks: edited.length, by_type: byType, questions_sha256: pin } },
-    }),
-  );
-  return dir;
+    .map((l) => JSON.parse(l) as ReleaseTask);
+  const edited = tasks.slice(1).map((t, i) => (i === 0 ? { ...t, answer: `${String(t.answer)} (corrected)` } : t));
+  return writePinnedRelease(edited, 'v1.0-sample');
 }
 
 function listFiles(dir: string, prefix = ''): string[] {
