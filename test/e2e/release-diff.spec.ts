@@ -12,6 +12,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { ReleaseDiff } from '../../src/core/release-diff/diff.ts';
 import { spawnCli } from '../support/cli.ts';
+import { listenLocal } from '../support/local-server.ts';
 import { writePinnedRelease, type ReleaseTask } from '../support/pinned-release.ts';
 import { audit } from './axe-support.ts';
 import { downloaded } from './score-support.ts';
@@ -162,4 +163,37 @@ test('the sample against an edited copy picked as a folder: the CLI’s counts, 
       expect(await sidewaysOverflow(page)).toBe(0);
       await page.screenshot({ path: `/tmp/release-diff-${scheme}-${width}.png`, fullPage: false });
     }
+});
+
+test('a URL that never answers shows progress and Cancel; a site release is then named in the address and reopens from it', async ({
+  page,
+  context,
+}) => {
+  const hung = await listenLocal(() => undefined);
+  try {
+    await page.goto(`/?view=diff&against=${encodeURIComponent(`${hung.origin}/release/`)}`);
+    const status = page.getByTestId('diff-status');
+    await expect(status).toContainText('Reading the other release (A)…');
+    await expect(status).toContainText(/\d+ s$/);
+    await page.getByTestId('diff-cancel').click();
+    await expect(page.getByTestId('diff-cancel')).toHaveCount(0);
+    await expect(page.getByTestId('load-failed')).toHaveCount(0);
+
+    // The sample against itself: nothing changed, no warning, every task shared.
+    await page.getByTestId('diff-shipped-sample').click();
+    await expect(status).toHaveText('Compared.');
+    await expect(page.getByTestId('diff-shipped-sample')).toHaveAttribute('aria-pressed', 'true');
+    expect(new URL(page.url()).searchParams.get('against')).toBe('sample');
+    const cliRun = await cliDiff(sampleDir, sampleDir);
+    await expectCountsOf(page, cliRun);
+    await expect(page.getByTestId('diff-same-label')).toHaveCount(0);
+
+    const other = await context.newPage();
+    await other.goto(`/${new URL(page.url()).search}`);
+    await expect(other.getByTestId('diff-status')).toHaveText('Compared.');
+    await expectCountsOf(other, cliRun);
+    await other.close();
+  } finally {
+    await hung.close();
+  }
 });
