@@ -13,10 +13,19 @@ import { expect, test, type Page } from '@playwright/test';
 import type { ReleaseDiff } from '../../src/core/release-diff/diff.ts';
 import { spawnCli } from '../support/cli.ts';
 import { listenLocal } from '../support/local-server.ts';
+import { startRepositoryMirror, type RepositoryMirror } from '../support/repository-mirror.ts';
 import { writePinnedRelease, type ReleaseTask } from '../support/pinned-release.ts';
 import { audit } from './axe-support.ts';
 import { downloaded } from './score-support.ts';
-import { hasShared, projectRoot, sharedDir, SKIP_NO_SHARED, startStaticServer, v10Dir } from './support.ts';
+import {
+  hasShared,
+  projectRoot,
+  routeGitHubTo,
+  sharedDir,
+  SKIP_NO_SHARED,
+  startStaticServer,
+  v10Dir,
+} from './support.ts';
 import { sidewaysOverflow } from './ux-support.ts';
 
 const historyDir = path.join(sharedDir, 'epstein-bench-history');
@@ -161,7 +170,7 @@ test('the sample against an edited copy picked as a folder: the CLI’s counts, 
       await expect(page.getByTestId('diff-split-full')).toBeVisible();
       expect(await audit(page, `diff ${scheme} ${width}`)).toEqual([]);
       expect(await sidewaysOverflow(page)).toBe(0);
-      await page.screenshot({ path: `/tmp/release-diff-${scheme}-${width}.png`, fullPage: false });
+      await page.screenshot({ path: `/tmp/release-diff-${scheme}-${width}.png`, fullPage: true });
     }
 });
 
@@ -196,4 +205,48 @@ test('a URL that never answers shows progress and Cancel; a site release is then
   } finally {
     await hung.close();
   }
+});
+
+test.describe('the official v1.0 entry as the other release, the loaded one (an older build) as A', () => {
+  test.skip(!hasShared, SKIP_NO_SHARED);
+  const entry = (
+    JSON.parse(readFileSync(path.join(projectRoot, 'static-data/releases.json'), 'utf8')) as {
+      releases: Array<{ id: string; url?: string }>;
+    }
+  ).releases.find((r) => r.url?.startsWith('https://raw.githubusercontent.com/'))!;
+  let mirror: RepositoryMirror;
+  let loaded: { url: string; close: () => Promise<void> };
+  test.beforeAll(async () => {
+    mirror = await startRepositoryMirror(v10Dir, new URL(entry.url!).pathname);
+    loaded = await startStaticServer(olderV10);
+  });
+  test.afterAll(async () => {
+    await mirror?.close();
+    await loaded?.close();
+  });
+
+  test('read from its repository layout: the CLI’s counts and shared tasks; the loaded release’s kept tasks link to it', async ({
+    page,
+    context,
+  }) => {
+    await routeGitHubTo(context, mirror);
+    const shared = path.join(mkdtempSync(path.join(os.tmpdir(), 'diff-e2e-')), 'full.jsonl');
+    const cliRun = await cliDiff(olderV10, v10Dir, ['--shared-tasks', shared]);
+    await page.goto(`/?${new URLSearchParams({ release: loaded.url, view: 'diff', loaded: 'a', against: entry.id })}`);
+    await expect(page.getByTestId('diff-status')).toHaveText('Compared.');
+    await expectCountsOf(page, cliRun);
+    await expect(page.getByTestId('diff-same-label')).toBeVisible();
+    await expect(page.getByTestId('diff-loaded-a')).toBeChecked();
+    expect(await downloaded(page, 'diff-shared-tasks-full')).toEqual(readFileSync(shared));
+    // Loaded as A: added tasks are not in it (no link), kept ones are.
+    const addedList = page.getByTestId('diff-list-full-added');
+    await addedList.locator('summary').click();
+    await expect(addedList.getByRole('link')).toHaveCount(0);
+    const kept = page.getByTestId('diff-list-full-kept');
+    await kept.locator('summary').click();
+    const first = cliRun.splits.find((s) => s.split === 'full')!.kept[0]!;
+    await kept.getByRole('link', { name: first }).click();
+    await expect(page).toHaveURL(new RegExp(`view=task.*task=${first}`));
+    await expect(page.getByTestId('release-title')).toBeVisible();
+  });
 });

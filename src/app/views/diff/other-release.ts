@@ -6,6 +6,9 @@
 import type { SourceSpec } from '../../../core/release/source-spec.ts';
 import { shippedSpec, type SiteRelease } from '../../state/site-releases.ts';
 
+/** Which side of the diff the loaded release is (`?loaded=a`; B by default). */
+export type LoadedSide = 'a' | 'b';
+
 export type OtherRelease =
   | { kind: 'shipped'; id: string }
   | { kind: 'url'; base: string }
