@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type BrowserContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startRepositoryMirror, type RepositoryMirror } from '../support/repository-mirror.ts';
-import { hasShared, projectRoot, SKIP_NO_SHARED, v10Dir } from './support.ts';
+import { hasShared, projectRoot, routeGitHubTo, SKIP_NO_SHARED, v10Dir } from './support.ts';
 
 interface Entry {
   id: string;
@@ -25,26 +25,6 @@ const firstLine = <T>(file: string, where: (row: T) => boolean): T =>
     .split('\n')
     .map((l) => JSON.parse(l) as T)
     .find(where)!;
-
-/** Sends every raw.githubusercontent.com request to the mirror; `hold` delays one path until released. */
-async function routeGitHubTo(
-  context: BrowserContext,
-  mirror: RepositoryMirror,
-  hold?: { path: string; until: Promise<void> },
-): Promise<void> {
-  const origin = new URL(mirror.url).origin;
-  await context.route(/^https:\/\/raw\.githubusercontent\.com\//, async (route) => {
-    const at = new URL(route.request().url());
-    if (hold && at.pathname.endsWith(hold.path)) await hold.until;
-    try {
-      const response = await route.fetch({ url: `${origin}${at.pathname}` });
-      await route.fulfill({ response });
-    } catch (error) {
-      // A request still in flight when the test ends (e.g. the search worker probing for indexes) is dropped.
-      if (!/disposed|closed/i.test(String(error))) throw error;
-    }
-  });
-}
 
 test.describe('the official release from the repository (localhost mirror)', () => {
   test.skip(!hasShared, SKIP_NO_SHARED);

@@ -2,7 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serveStatic } from '../../src/cli/static-files.ts';
+import type { BrowserContext } from '@playwright/test';
 import { listenLocal } from '../support/local-server.ts';
+import type { RepositoryMirror } from '../support/repository-mirror.ts';
 
 export {
   goldenDir,
@@ -44,4 +46,24 @@ export async function startStaticServer(root: string): Promise<{ url: string; cl
     }
   });
   return { url: `${server.origin}/`, close: server.close };
+}
+
+/** Sends every raw.githubusercontent.com request to the mirror; `hold` delays one path until released. */
+export async function routeGitHubTo(
+  context: BrowserContext,
+  mirror: RepositoryMirror,
+  hold?: { path: string; until: Promise<void> },
+): Promise<void> {
+  const origin = new URL(mirror.url).origin;
+  await context.route(/^https:\/\/raw\.githubusercontent\.com\//, async (route) => {
+    const at = new URL(route.request().url());
+    if (hold && at.pathname.endsWith(hold.path)) await hold.until;
+    try {
+      const response = await route.fetch({ url: `${origin}${at.pathname}` });
+      await route.fulfill({ response });
+    } catch (error) {
+      // A request still in flight when the test ends (e.g. the search worker probing for indexes) is dropped.
+      if (!/disposed|closed/i.test(String(error))) throw error;
+    }
+  });
 }

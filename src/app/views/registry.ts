@@ -12,6 +12,7 @@ import SearchView from './search/SearchView.svelte';
 import AuditView from './audit/AuditView.svelte';
 import SpotCheckView from './audit/SpotCheckView.svelte';
 import QueryLazy from './query/QueryLazy.svelte';
+import DiffLazy from './diff/DiffLazy.svelte';
 
 /** Every page of the explorer; `?view=<id>` selects one (tasks when absent). */
 export interface ViewEntry {
@@ -35,6 +36,7 @@ export const VIEWS: readonly ViewEntry[] = [
   { id: 'audit', label: 'Audit', inNav: true, component: AuditView },
   { id: 'spotcheck', label: 'Spot-check', inNav: true, component: SpotCheckView },
   { id: 'query', label: 'Query', inNav: true, component: QueryLazy },
+  { id: 'diff', label: 'Diff', inNav: true, component: DiffLazy },
 ];
 
 export function viewOf(id: string | undefined): ViewEntry {

@@ -3,15 +3,15 @@
  * v1.0, counted independently here (plain JSON and sets over the questions files), and a
  * hand-made edit of the sample release whose every change is known.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FolderSource } from '../../../../src/adapters/node/folder-source.ts';
 import { diffReleases } from '../../../../src/core/release-diff/diff.ts';
 import { filterPredictions, sharedTasks } from '../../../../src/core/release-diff/shared-tasks.ts';
 import { diffSide } from '../../../../src/core/release-diff/side.ts';
+import { writePinnedRelease } from '../../../support/pinned-release.ts';
 import { hasShared, projectRoot, sharedDir, sharedNote, v10Dir } from '../../../support/shared.ts';
 
 const historyDir = path.join(sharedDir, 'epstein-bench-history');
@@ -148,31 +148,6 @@ interface TaskLine {
   [key: string]: unknown;
 }
 
-/** A release folder (the benchmark's layout) holding `tasks` as its full split, pinned. */
-function writeRelease(tasks: TaskLine[], version: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'release-diff-'));
-  mkdirSync(path.join(dir, 'full'));
-  const questions = tasks
-    .map((t) => JSON.stringify({ task_id: t.task_id, type: t.type, question: t.question }) + '\n')
-    .join('');
-  writeFileSync(path.join(dir, 'full/questions.jsonl'), questions);
-  writeFileSync(path.join(dir, 'full/tasks.jsonl'), tasks.map((t) => JSON.stringify(t) + '\n').join(''));
-  const byType: Record<string, number> = {};
-  for (const t of tasks) byType[t.type] = (byType[t.type] ?? 0) + 1;
-  const manifest = {
-    version,
-    splits: {
-      full: {
-        n_tasks: tasks.length,
-        by_type: byType,
-        questions_sha256: createHash('sha256').update(questions).digest('hex'),
-      },
-    },
-  };
-  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
-  return dir;
-}
-
 describe('release-diff on a hand-made edit of the sample release', () => {
   const original = readFileSync(path.join(projectRoot, 'static-data/sample/full/tasks.jsonl'), 'utf8')
     .trim()
@@ -193,8 +168,8 @@ describe('release-diff on a hand-made edit of the sample release', () => {
     else edited.push(t);
   }
   edited.push({ ...original[0]!, task_id: newIds.fresh, question: 'Which quarry shipped granite to Port Velden?' });
-  const a = writeRelease(original, 'v9');
-  const b = writeRelease(edited, 'v9');
+  const a = writePinnedRelease(original, 'v9');
+  const b = writePinnedRelease(edited, 'v9');
 
   it('lists each change where it was made', async () => {
     const diff = diffReleases(await diffSide(new FolderSource(a)), await diffSide(new FolderSource(b)));
