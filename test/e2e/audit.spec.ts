@@ -7,6 +7,7 @@ import type { Task } from '../../src/core/release/types.ts';
 import { HfSourceDocs } from '../../src/core/source-docs/lookup.ts';
 import { settingsFrom } from '../../src/core/source-docs/settings.ts';
 import { startStaticServer } from './support.ts';
+import { audit as axeAudit } from './axe-support.ts';
 import { spotCheckStats, wilson } from '../../src/core/audit/spot-check/stats.ts';
 import { parseLabelsJsonl } from '../../src/core/audit/spot-check/labels.ts';
 import { parseAppealsJsonl } from '../../src/core/audit/appeals.ts';
@@ -245,6 +246,13 @@ test.describe('a release without corpus text', () => {
         /Estimate: about [\d,]+ requests and [\d.]+ MB/,
       );
       await expect(page.getByTestId('audit-read-source')).toContainText('Read 317 gold documents from the source');
+      for (const colorScheme of ['light', 'dark'] as const)
+        for (const width of [1440, 390]) {
+          await page.emulateMedia({ colorScheme });
+          await page.setViewportSize({ width, height: 900 });
+          await expect(page.getByTestId('audit-read-source')).toBeVisible();
+          expect(await axeAudit(page, `the source offer (${colorScheme}, ${width} px)`)).toEqual([]);
+        }
       expect(hub.log).toHaveLength(0);
     });
 
