@@ -359,29 +359,41 @@ export class HfSourceDocs {
 
   /** What readMany(ids) would cost, from the cache alone (no request). */
   async estimate(ids: readonly string[]): Promise<BatchEstimate> {
-    const wanted = [...new Set(ids)].filter((id) => SOURCE_DOC_ID_RE.test(id));
+    const { wanted, kept, places, unplaced } = await this.fromCache(ids);
+    return {
+      ids: wanted.length,
+      kept: kept.size,
+      placed: places.size,
+      requests: Math.ceil(planRowGroupReads(places).length + unplaced.length * BATCH_COST_PER_DOC.requests),
+      bytes: Math.round((places.size + unplaced.length) * BATCH_COST_PER_DOC.bytes),
+    };
+  }
+
+  /** The ids (valid, once each, sorted) as the cache knows them: texts kept, places known, the rest. */
+  private async fromCache(ids: readonly string[]): Promise<{
+    wanted: string[];
+    kept: Map<string, string>;
+    places: Map<string, CachedLocation>;
+    unplaced: string[];
+  }> {
+    const wanted = [...new Set(ids)].filter((id) => SOURCE_DOC_ID_RE.test(id)).sort();
     const sKey = settingsKey(this.settings);
     const fresh = isCommitSha(this.settings.revision);
     const current = (at: number) => fresh || this.now() - at < LOCATION_MAX_AGE_MS;
+    const kept = new Map<string, string>();
     const places = new Map<string, CachedLocation>();
-    let kept = 0;
+    const unplaced: string[] = [];
     for (const id of wanted) {
       const text = await this.cache.getText(cacheKeys.text(sKey, id)).catch(() => undefined);
       if (isCachedText(text) && current(text.fetchedAt)) {
-        kept++;
+        kept.set(id, text.text);
         continue;
       }
       const c = await this.cache.getLocation(cacheKeys.location(sKey, id)).catch(() => undefined);
       if (isCachedLocation(c) && current(c.fetchedAt)) places.set(id, c);
+      else unplaced.push(id);
     }
-    const unplaced = wanted.length - kept - places.size;
-    return {
-      ids: wanted.length,
-      kept,
-      placed: places.size,
-      requests: Math.ceil(planRowGroupReads(places).length + unplaced * BATCH_COST_PER_DOC.requests),
-      bytes: Math.round((places.size + unplaced) * BATCH_COST_PER_DOC.bytes),
-    };
+    return { wanted, kept, places, unplaced };
   }
 
   private async readAll(
@@ -391,9 +403,10 @@ export class HfSourceDocs {
     onProgress?: (p: BatchProgress) => void,
     signal?: AbortSignal,
   ): Promise<void> {
-    const wanted = [...new Set(ids)].filter((id) => SOURCE_DOC_ID_RE.test(id)).sort();
     const { texts, failed, missing } = out;
-    const places = new Map<string, CachedLocation>();
+    // Texts kept by an earlier batch, then cached places, then a search for the rest.
+    const { wanted, kept, places, unplaced } = await this.fromCache(ids);
+    for (const [id, text] of kept) texts.set(id, text);
     const progress: BatchProgress = {
       phase: 'locating',
       done: 0,
@@ -408,25 +421,11 @@ export class HfSourceDocs {
       if (signal?.aborted) throw new SourceError('stopped', 'cancelled');
     };
     const sKey = settingsKey(this.settings);
-    const fresh = isCommitSha(this.settings.revision);
-    const current = (at: number) => fresh || this.now() - at < LOCATION_MAX_AGE_MS;
     const fail = (id: string, e: unknown) => {
       if (e instanceof SourceError && e.kind === 'cancelled') throw e;
       failed.set(id, errorMessage(e));
     };
 
-    // Texts kept by an earlier batch, then cached places, then a search for the rest.
-    const unplaced: string[] = [];
-    for (const id of wanted) {
-      const kept = await this.cache.getText(cacheKeys.text(sKey, id)).catch(() => undefined);
-      if (isCachedText(kept) && current(kept.fetchedAt)) {
-        texts.set(id, kept.text);
-        continue;
-      }
-      const c = await this.cache.getLocation(cacheKeys.location(sKey, id)).catch(() => undefined);
-      if (isCachedLocation(c) && current(c.fetchedAt)) places.set(id, c);
-      else unplaced.push(id);
-    }
     progress.done = texts.size + places.size;
     report();
     const place = async (id: string, at: Found) => {

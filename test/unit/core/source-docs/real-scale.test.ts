@@ -97,6 +97,12 @@ describe('a sorted source of 634 shards', () => {
     expect(first.texts.size).toBeLessThan(WANTED.length);
     for (const [id, text] of first.texts) expect(text).toBe(shards.textOfId(id));
     expect(cache.sizes().texts).toBe(first.texts.size);
+    // The estimate of the rest counts the kept texts as free and asks nothing.
+    const before = hub.log.length;
+    const estimate = await source(cache).estimate(WANTED);
+    expect(estimate).toMatchObject({ ids: WANTED.length, kept: first.texts.size });
+    expect(estimate.requests).toBeGreaterThan(0);
+    expect(hub.log.length).toBe(before);
 
     // The next session (a reload) asks the source only for the ids whose text is not kept.
     const located: string[] = [];
