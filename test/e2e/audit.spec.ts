@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startMockHub, tally, type MockHub } from '../support/mock-hub.ts';
-import { makeSourceShards, readSampleDocs } from '../support/source-shards.ts';
-import { cardLines, corpuslessSample, sampleTasks } from '../support/card-rule.ts';
+import { corpuslessSample, makeSourceShards, readSampleDocs } from '../support/source-shards.ts';
+import { cardLines, sampleTasks } from '../support/card-rule.ts';
 import { documentsNeeded } from '../../src/core/audit/grounding.ts';
 import type { Task } from '../../src/core/release/types.ts';
 import { HfSourceDocs } from '../../src/core/source-docs/lookup.ts';

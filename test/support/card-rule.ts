@@ -4,8 +4,7 @@
  * when, in one of its gold documents, it occurs lowercased with whitespace collapsed, or at least
  * 60% of its distinct [a-z0-9]{2,} tokens occur among the document's tokens.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from './source-shards.ts';
 
@@ -48,17 +47,4 @@ export function sampleTasks(): CardTask[] {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as CardTask);
-}
-
-/** The sample's questions and tasks in the benchmark's own layout: no corpus, no submissions. */
-export function corpuslessSample(): string {
-  const sampleDir = path.join(projectRoot, 'static-data/sample');
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-audit-nocorpus-'));
-  copyFileSync(path.join(sampleDir, 'manifest.json'), path.join(dir, 'manifest.json'));
-  for (const split of ['full', 'dev']) {
-    mkdirSync(path.join(dir, split));
-    for (const f of ['questions.jsonl', 'tasks.jsonl'])
-      copyFileSync(path.join(sampleDir, split, f), path.join(dir, split, f));
-  }
-  return dir;
 }

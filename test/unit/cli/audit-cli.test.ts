@@ -7,8 +7,8 @@ import type { AuditReport } from '../../../src/core/audit/report.ts';
 import { emptyLabels, labelsJsonl, SPOT_FORMAT, type SpotLabel } from '../../../src/core/audit/spot-check/labels.ts';
 import { HAND_CORPUS, HAND_DOCS, HAND_TASKS, writeHandRelease } from '../../fixtures/audit/hand-release.ts';
 import { startMockHub, tally, type MockHub } from '../../support/mock-hub.ts';
-import { makeSourceShards, readSampleDocs } from '../../support/source-shards.ts';
-import { cardLines, corpuslessSample, sampleTasks } from '../../support/card-rule.ts';
+import { corpuslessSample, makeSourceShards, readSampleDocs } from '../../support/source-shards.ts';
+import { cardLines, sampleTasks } from '../../support/card-rule.ts';
 import { hasShared, sharedNote, v10Dir as releaseDir } from '../../support/shared.ts';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ebx-audit-out-'));
