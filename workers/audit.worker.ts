@@ -1,12 +1,17 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { IdbJudgeCache } from '../src/adapters/browser/idb-judge-cache.ts';
-import { AuditService, type RemoteDocs } from '../src/core/audit/service.ts';
+import { AuditService } from '../src/core/audit/service.ts';
+import { sourceLabel } from '../src/core/audit/source-provider.ts';
 import type { LoadProgress } from '../src/core/release/load.ts';
 import type { SourceSpec } from '../src/core/release/source-spec.ts';
 import type { SplitName } from '../src/core/release/types.ts';
+import type { BatchProgress } from '../src/core/source-docs/lookup.ts';
+import type { SourceEstimateOutcome } from '../src/core/source-docs/service.ts';
+import { settingsFrom, type HfSourceSettings } from '../src/core/source-docs/settings.ts';
 import type { SpotLabel } from '../src/core/audit/spot-check/labels.ts';
 import { spotCheckStats } from '../src/core/audit/spot-check/stats.ts';
+import type { SourceApi } from './source.worker.ts';
 
 /** The audits off the main thread; verdicts also come from the Score page's judge cache (IndexedDB). */
 let idb: Promise<IdbJudgeCache | undefined> | undefined;
@@ -18,21 +23,44 @@ const service = new AuditService({
     return cache ? (key: string) => cache.get(key) : undefined;
   },
 });
+/** The source worker, reached directly through the port the page handed over. */
+let source: Comlink.Remote<Pick<SourceApi, 'readMany' | 'estimate'>> | undefined;
+const sourceReady = () => {
+  if (!source) throw new Error('the source worker is not connected to the audit worker');
+  return source;
+};
 
 const api = {
+  /** The page's end of a MessageChannel whose other end the source worker serves. */
+  connectSource: (port: MessagePort) => {
+    source = Comlink.wrap(port);
+  },
   open: (spec: SourceSpec, onProgress?: (p: LoadProgress) => void) => service.open(spec, onProgress),
-  /** remoteRead (a comlink proxy) reads what the release lacks through the page: the Hugging Face source. */
+  /** With `fromSource`, what the release lacks is read from the Hugging Face source (the source worker). */
   overview: (
     split: SplitName,
     onProgress?: (done: number, total: number) => void,
-    remoteLabel?: string,
-    remoteRead?: RemoteDocs['read'],
+    fromSource?: Partial<HfSourceSettings>,
   ) =>
     service.overview(
       split,
       onProgress,
-      remoteLabel && remoteRead ? { label: remoteLabel, read: (id) => remoteRead(id) } : undefined,
+      fromSource
+        ? {
+            label: sourceLabel(settingsFrom(fromSource)),
+            readMany: (ids, onRead) =>
+              sourceReady().readMany(fromSource, ids, onRead && Comlink.proxy((p: BatchProgress) => onRead(p.read))),
+          }
+        : undefined,
     ),
+  /** What reading the documents the split still lacks would cost (from the source's cache; no request). */
+  sourceEstimate: async (
+    split: SplitName,
+    settings: Partial<HfSourceSettings>,
+  ): Promise<SourceEstimateOutcome & { ids: number }> => {
+    const ids = await service.unread(split);
+    return { ...(await sourceReady().estimate(settings, ids)), ids: ids.length };
+  },
   forget: () => service.forget(),
   grounding: (split: SplitName) => service.grounding(split),
   cutoffs: (split: SplitName) => service.cutoffs(split),

@@ -16,5 +16,32 @@ async function openStore(): Promise<JudgeCacheStore> {
 const lock = webLocksCallLock();
 const session = new ScoreSession(openStore(), { baseHref: self.location.href, ...(lock ? { lock } : {}) });
 
-export type ScoreApi = ScoreSession;
-Comlink.expose(session);
+/** The session's methods, named here as every worker names its API. */
+const api = {
+  useRelease: session.useRelease.bind(session),
+  useTasksFile: session.useTasksFile.bind(session),
+  useProfileFile: session.useProfileFile.bind(session),
+  choose: session.choose.bind(session),
+  inputs: session.inputs.bind(session),
+  setPredictions: session.setPredictions.bind(session),
+  useReleaseSubmission: session.useReleaseSubmission.bind(session),
+  validate: session.validate.bind(session),
+  cachePersistent: session.cachePersistent.bind(session),
+  cacheInfo: session.cacheInfo.bind(session),
+  importCache: session.importCache.bind(session),
+  importCacheFolder: session.importCacheFolder.bind(session),
+  exportCacheJson: session.exportCacheJson.bind(session),
+  exportCacheZip: session.exportCacheZip.bind(session),
+  clearCache: session.clearCache.bind(session),
+  plan: session.plan.bind(session),
+  reportFieldDefaults: session.reportFieldDefaults.bind(session),
+  pause: session.pause.bind(session),
+  resume: session.resume.bind(session),
+  cancel: session.cancel.bind(session),
+  score: session.score.bind(session),
+  cachedVerdicts: session.cachedVerdicts.bind(session),
+  detail: session.detail.bind(session),
+  compare: session.compare.bind(session),
+};
+export type ScoreApi = typeof api;
+Comlink.expose(api);

@@ -1,10 +1,13 @@
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startMockHub, tally, type MockHub } from '../support/mock-hub.ts';
-import { makeSourceShards, readSampleDocs } from '../support/source-shards.ts';
-import { projectRoot, startStaticServer } from './support.ts';
+import { corpuslessSample, makeSourceShards, readSampleDocs } from '../support/source-shards.ts';
+import { cardLines, sampleTasks } from '../support/card-rule.ts';
+import { documentsNeeded } from '../../src/core/audit/grounding.ts';
+import type { Task } from '../../src/core/release/types.ts';
+import { HfSourceDocs } from '../../src/core/source-docs/lookup.ts';
+import { settingsFrom } from '../../src/core/source-docs/settings.ts';
+import { startStaticServer } from './support.ts';
+import { audit as axeAudit } from './axe-support.ts';
 import { spotCheckStats, wilson } from '../../src/core/audit/spot-check/stats.ts';
 import { parseLabelsJsonl } from '../../src/core/audit/spot-check/labels.ts';
 import { parseAppealsJsonl } from '../../src/core/audit/appeals.ts';
@@ -203,52 +206,99 @@ test.describe('the Audit page on the sample', () => {
 test.describe('a release without corpus text', () => {
   let hub: MockHub;
   let server: { url: string; close: () => Promise<void> };
+  let texts: Map<string, string>;
+  /** File-host requests a batch read of the split's documents makes before it reads any text. */
+  let locateRequests = 0;
   test.beforeAll(async () => {
     const sample = await readSampleDocs();
-    const shards = makeSourceShards(sample);
+    texts = new Map(sample.map((d) => [d.doc_id, d.text]));
+    // Small row groups: the text is read in many requests, so a read can be caught in the middle.
+    const shards = makeSourceShards(sample, { rowGroupSize: 8 });
     hub = await startMockHub({ files: shards.files, mediaRanges: shards.mediaRanges });
-    // The sample's questions and tasks in the benchmark's own layout: no corpus, no submissions.
-    const sampleDir = path.join(projectRoot, 'static-data/sample');
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-audit-nocorpus-'));
-    copyFileSync(path.join(sampleDir, 'manifest.json'), path.join(dir, 'manifest.json'));
-    for (const split of ['full', 'dev']) {
-      mkdirSync(path.join(dir, split));
-      for (const f of ['questions.jsonl', 'tasks.jsonl'])
-        copyFileSync(path.join(sampleDir, split, f), path.join(dir, split, f));
-    }
-    server = await startStaticServer(dir);
+    server = await startStaticServer(corpuslessSample());
+    // The same batch in Node (the browser runs the same core): how far locating goes.
+    const ids = documentsNeeded(sampleTasks() as Task[]);
+    await new HfSourceDocs({
+      settings: settingsFrom({ endpoint: hub.endpoint }),
+      fetch: (u, i) => fetch(u, i),
+    }).readMany(ids, (p) => {
+      if (p.phase === 'reading' && locateRequests === 0)
+        locateRequests = hub.log.filter((e) => e.origin === 'files').length;
+    });
+    hub.log.length = 0;
   });
   test.afterAll(async () => {
     await hub?.close();
     await server?.close();
   });
 
-  test('is audited over zero documents, then over the documents read from the Hub (here a local imitation)', async ({
+  test('offers the read with its cost, reads from the Hub (a local imitation), stops, resumes after a reload, and counts what the card’s rule counts', async ({
     page,
   }) => {
+    const expected = cardLines(sampleTasks(), texts);
     await page.goto(
       `/?release=${encodeURIComponent(server.url)}&view=audit&hf_endpoint=${encodeURIComponent(hub.endpoint)}`,
     );
-    await expect(page.getByTestId('audit-no-text')).toContainText('None of the 317 documents these audits need');
-    await expect(page.getByTestId('grounding-line').first()).toHaveText('single_hop n/a (0/0)');
-    expect(hub.log).toHaveLength(0);
-    await page.getByTestId('audit-read-source').click();
-    await expect(page.getByTestId('audit-docs-read')).toContainText('317 of 317 gold and item documents read', {
-      timeout: 180_000,
+    await test.step('the estimate first, no request made', async () => {
+      await expect(page.getByTestId('audit-no-text')).toContainText('None of the 317 documents these audits need');
+      await expect(page.getByTestId('grounding-line').first()).toHaveText('single_hop n/a (0/0)');
+      await expect(page.getByTestId('audit-source-estimate')).toContainText(
+        /Estimate: about [\d,]+ requests and [\d.]+ MB/,
+      );
+      await expect(page.getByTestId('audit-read-source')).toContainText('Read 317 gold documents from the source');
+      for (const colorScheme of ['light', 'dark'] as const)
+        for (const width of [1440, 390]) {
+          await page.emulateMedia({ colorScheme });
+          await page.setViewportSize({ width, height: 900 });
+          await expect(page.getByTestId('audit-read-source')).toBeVisible();
+          expect(await axeAudit(page, `the source offer (${colorScheme}, ${width} px)`)).toEqual([]);
+        }
+      expect(hub.log).toHaveLength(0);
     });
-    // the same figures as from the sample's own docs.parquet
-    await expect(page.getByTestId('grounding-line')).toHaveText([
-      'single_hop 100.0% (90/90)',
-      'timeline 20.0% (2/10)',
-      'aggregation 100.0% (78/78 items)',
-      'dossier 100.0% (30/30 items)',
-    ]);
-    await page.getByTestId('audit-tab-cutoff').click();
-    await expect(page.getByTestId('cutoff-summary')).toContainText('6 tasks with evidence past the 2,500-character');
-    const t = tally(hub.log);
-    console.log(
-      `audit over the mock Hub: ${t.requests} requests, ${(t.bytes / 1e6).toFixed(1)} MB, media bytes ${t.mediaBytes}`,
-    );
-    expect(t.mediaBytes).toBe(0);
+
+    let kept = 0;
+    await test.step('Stop keeps what was read', async () => {
+      const held = hub.holdAfter(locateRequests + 3);
+      try {
+        await page.getByTestId('audit-read-source').click();
+        await expect(page.getByTestId('audit-progress')).toContainText(/Reading documents\s*[1-9][\d,]* \/ 317/);
+        await page.getByTestId('audit-source-stop').click();
+        await expect(page.getByTestId('audit-read-source')).toHaveText(/Read the rest/);
+      } finally {
+        held.release();
+      }
+      const line = await page.getByTestId('audit-docs-read').innerText();
+      kept = Number(/^([\d,]+) of 317/.exec(line)?.[1]?.replace(/,/g, '') ?? NaN);
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(317);
+      await expect(page.getByTestId('audit-no-text')).toContainText('still not read (the read was stopped');
+    });
+
+    await test.step('after a reload, what was read is kept and only the rest is read', async () => {
+      await page.reload();
+      await expect(page.getByTestId('audit-source-estimate')).toContainText(
+        `${kept.toLocaleString('en')} already kept in this browser`,
+      );
+      const from = hub.log.length;
+      await page.getByTestId('audit-read-source').click();
+      await expect(page.getByTestId('audit-docs-read')).toContainText('317 of 317 gold and item documents read', {
+        timeout: 120_000,
+      });
+      // Fewer text reads than a read from nothing: the kept texts are not asked for again.
+      const texts2 = hub.log.slice(from).filter((e) => e.origin === 'files').length;
+      expect(texts2).toBeLessThan(locateRequests + Math.ceil(317 / 8));
+    });
+
+    await test.step('the figures are the card’s rule computed independently', async () => {
+      await expect(page.getByTestId('grounding-line').nth(0)).toHaveText(expected.single_hop!);
+      await expect(page.getByTestId('grounding-line').nth(1)).toHaveText(expected.timeline!);
+      // the timelines that fail are listed
+      const [k, n] = /\((\d+)\/(\d+)\)/.exec(expected.timeline!)!.slice(1).map(Number);
+      await page.getByRole('combobox', { name: 'type' }).selectOption('timeline');
+      await expect(page.getByTestId('grounding-row')).toHaveCount(n! - k!);
+      await page.getByTestId('audit-tab-cutoff').click();
+      await expect(page.getByTestId('cutoff-summary')).toContainText('tasks with evidence past the 2,500-character');
+      expect(tally(hub.log).mediaBytes).toBe(0);
+    });
   });
 });

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { BATCH_COST_PER_DOC } from '../../src/core/source-docs/lookup.ts';
 import { startRepositoryMirror, type RepositoryMirror } from '../support/repository-mirror.ts';
 import { hasShared, projectRoot, routeGitHubTo, SKIP_NO_SHARED, v10Dir } from './support.ts';
 
@@ -79,6 +80,28 @@ test.describe('the official release from the repository (localhost mirror)', () 
       `official release from the mirror: ${ok.length} files, ${bytes.toLocaleString('en')} bytes, ${mirror.log.length - ok.length} absent (404); ${summary.split('·')[0]!.trim()}`,
     );
     expect(new Set(mirror.log.map((r) => r.path)).size).toBe(mirror.log.length);
+  });
+
+  test('Audit → Grounding shows the card’s published figures beside the measured ones, and offers the gold documents with their cost', async ({
+    page,
+    context,
+  }) => {
+    await routeGitHubTo(context, mirror);
+    await page.goto(`/?release=${entry.id}&view=audit`);
+    await expect(page.getByTestId('grounding-line').first()).toHaveText('single_hop n/a (0/0)', { timeout: 60_000 });
+    await expect(page.getByTestId('grounding-card')).toHaveText([
+      'single_hop 99.0% (815/823)',
+      'timeline 96.3% (26/27)',
+      '',
+      '',
+    ]);
+    await expect(page.getByTestId('audit-read-source')).toContainText('Read 4,580 gold documents from the source');
+    // Nothing is kept or located in a fresh browser: every document at the measured cost.
+    const requests = Math.ceil(4580 * BATCH_COST_PER_DOC.requests).toLocaleString('en');
+    const mb = ((4580 * BATCH_COST_PER_DOC.bytes) / 1e6).toFixed(0);
+    await expect(page.getByTestId('audit-source-estimate')).toContainText(
+      `Estimate: about ${requests} requests and ${mb} MB (measured`,
+    );
   });
 
   test('reload keeps it, and a v1.0 task permalink opened fresh reaches the task', async ({ page, context }) => {

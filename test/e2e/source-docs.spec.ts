@@ -5,8 +5,7 @@
  * groups. The text must equal the sample's, the answer must be highlighted, and no media byte may
  * leave the file host.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { HfSourceDocs } from '../../src/core/source-docs/lookup.ts';
@@ -14,7 +13,7 @@ import { buildLocator, locatorJson } from '../../src/core/source-docs/locator.ts
 import { settingsFrom } from '../../src/core/source-docs/settings.ts';
 import { listenLocal } from '../support/local-server.ts';
 import { startMockHub, tally, type HubRequest, type MockHub } from '../support/mock-hub.ts';
-import { makeSourceShards, readSampleDocs, type SampleDoc } from '../support/source-shards.ts';
+import { corpuslessSample, makeSourceShards, readSampleDocs, type SampleDoc } from '../support/source-shards.ts';
 import { projectRoot, startStaticServer } from './support.ts';
 
 interface TaskLine {
@@ -37,18 +36,6 @@ let withLocator: { url: string; close: () => Promise<void> };
 let task: TaskLine;
 let longTask: TaskLine;
 
-/** The sample's questions and tasks only: the benchmark's layout, no corpus. */
-function officialLayout(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-nocorpus-'));
-  copyFileSync(path.join(sampleDir, 'manifest.json'), path.join(dir, 'manifest.json'));
-  for (const split of ['full', 'dev']) {
-    mkdirSync(path.join(dir, split));
-    for (const f of ['questions.jsonl', 'tasks.jsonl'])
-      copyFileSync(path.join(sampleDir, split, f), path.join(dir, split, f));
-  }
-  return dir;
-}
-
 test.beforeAll(async () => {
   const sample = await readSampleDocs();
   docs = new Map(sample.map((d) => [d.doc_id, d]));
@@ -62,10 +49,10 @@ test.beforeAll(async () => {
     mediaNear: [...task.gold_docs, ...longTask.gold_docs],
   });
   hub = await startMockHub({ files: shards.files, mediaRanges: shards.mediaRanges, pageSize: 4 });
-  official = await startStaticServer(officialLayout());
+  official = await startStaticServer(corpuslessSample());
 
   // The same release in our layout, shipping a locator file for its documents.
-  const dir = officialLayout();
+  const dir = corpuslessSample();
   const located = await new HfSourceDocs({
     settings: settingsFrom({ endpoint: hub.endpoint }),
     fetch: (u, i) => fetch(u, i),

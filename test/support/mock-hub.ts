@@ -42,6 +42,11 @@ export interface MockHub {
   log: HubRequest[];
   /** Behaviour switches for error tests. */
   mode: { ignoreRange: boolean; filesDown: boolean };
+  /**
+   * After `count` more file-host requests are answered, the rest wait until `release()` (a read
+   * caught in the middle, for Stop tests, whatever the machine's speed).
+   */
+  holdAfter(count: number): { release(): void };
   /** Makes every file-host URL handed out so far invalid (as signed URLs expire). */
   expireSignedUrls(): void;
   close(): Promise<void>;
@@ -81,7 +86,11 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
     })),
   ];
 
-  const files = await listenLocal((req, res) => serveFile(req, res));
+  let hold: { left: number; until: Promise<void> } | undefined;
+  const files = await listenLocal((req, res) => {
+    if (hold && req.method !== 'OPTIONS' && hold.left-- <= 0) void hold.until.then(() => serveFile(req, res));
+    else serveFile(req, res);
+  });
   const fileOrigin = files.origin;
   const hub = await listenLocal((req, res) => serveHub(req, res));
   const endpoint = hub.origin;
@@ -224,6 +233,17 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
     fileOrigin,
     log,
     mode,
+    holdAfter(count) {
+      let release = () => {};
+      const until = new Promise<void>((resolve) => (release = resolve));
+      hold = { left: count, until };
+      return {
+        release: () => {
+          hold = undefined;
+          release();
+        },
+      };
+    },
     expireSignedUrls: () => void generation++,
     close: async () => {
       await Promise.all([hub.close(), files.close()]);

@@ -5,7 +5,8 @@
  * blobs of 1-5 MB sit in some rows, among them the row groups of the documents a test reads,
  * so that a read that strays into a media column shows in the byte counts.
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
@@ -182,4 +183,17 @@ export function mediaOverlap(
   let n = 0;
   for (const r of ranges) n += Math.max(0, Math.min(end, r.end) - Math.max(start, r.start));
   return n;
+}
+
+/** The sample's questions and tasks in the benchmark's own layout: no corpus, no submissions. */
+export function corpuslessSample(): string {
+  const sampleDir = path.join(projectRoot, 'static-data/sample');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-audit-nocorpus-'));
+  copyFileSync(path.join(sampleDir, 'manifest.json'), path.join(dir, 'manifest.json'));
+  for (const split of ['full', 'dev']) {
+    mkdirSync(path.join(dir, split));
+    for (const f of ['questions.jsonl', 'tasks.jsonl'])
+      copyFileSync(path.join(sampleDir, split, f), path.join(dir, split, f));
+  }
+  return dir;
 }

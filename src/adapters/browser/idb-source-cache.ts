@@ -1,18 +1,21 @@
 import {
   isCachedListing,
   isCachedLocation,
+  isCachedText,
   isIdList,
   type CachedListing,
   type CachedLocation,
+  type CachedText,
   type SourceCache,
 } from '../../core/source-docs/cache.ts';
 import { finished, promised } from './idb.ts';
 
 /** Where the browser keeps what source-document lookups learned: one object store per kind. */
 export const SOURCE_CACHE_DB = 'ebx-source-docs';
-const STORES = ['listing', 'footer', 'ids', 'location'] as const;
+const STORES = ['listing', 'footer', 'ids', 'location', 'text'] as const;
 type Store = (typeof STORES)[number];
-const VERSION = 1;
+/** 2 added the text store (batch reads); an upgrade from 1 keeps the other stores as they are. */
+const VERSION = 2;
 
 /**
  * The source-document cache in IndexedDB (page or worker): footers as bytes, the rest as
@@ -67,6 +70,13 @@ export class IdbSourceCache implements SourceCache {
   }
   putLocation(key: string, value: CachedLocation): Promise<void> {
     return this.put('location', key, value);
+  }
+  async getText(key: string): Promise<CachedText | undefined> {
+    const v = await this.get('text', key);
+    return isCachedText(v) ? v : undefined;
+  }
+  putText(key: string, value: CachedText): Promise<void> {
+    return this.put('text', key, value);
   }
   async clear(): Promise<void> {
     const tx = this.db.transaction([...STORES], 'readwrite');

@@ -10,13 +10,15 @@ import path from 'node:path';
 import {
   isCachedListing,
   isCachedLocation,
+  isCachedText,
   isIdList,
   type CachedListing,
   type CachedLocation,
+  type CachedText,
   type SourceCache,
 } from '../../core/source-docs/cache.ts';
 
-type Store = 'listing' | 'footer' | 'ids' | 'location';
+type Store = 'listing' | 'footer' | 'ids' | 'location' | 'text';
 
 /** $XDG_CACHE_HOME (or ~/.cache)/epstein-bench-explorer/hf-source. */
 export function defaultSourceCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -94,6 +96,13 @@ export class FsSourceCache implements SourceCache {
   }
   async putLocation(key: string, value: CachedLocation): Promise<void> {
     this.writeJson('location', key, value);
+  }
+  async getText(key: string): Promise<CachedText | undefined> {
+    const v = this.readJson('text', key);
+    return isCachedText(v) ? v : undefined;
+  }
+  async putText(key: string, value: CachedText): Promise<void> {
+    this.writeJson('text', key, value);
   }
   async clear(): Promise<void> {
     rmSync(this.dir, { recursive: true, force: true });

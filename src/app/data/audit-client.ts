@@ -1,7 +1,9 @@
 import * as Comlink from 'comlink';
 import type { AuditApi } from '../../../workers/audit.worker.ts';
+import type { SourceApi } from '../../../workers/source.worker.ts';
 
 let api: Comlink.Remote<AuditApi> | undefined;
+let connected: Promise<void> | undefined;
 
 /** The one place that starts the audit worker. */
 export function auditWorker(): Comlink.Remote<AuditApi> {
@@ -9,4 +11,20 @@ export function auditWorker(): Comlink.Remote<AuditApi> {
     new Worker(new URL('../../../workers/audit.worker.ts', import.meta.url), { type: 'module', name: 'audit' }),
   );
   return api;
+}
+
+/**
+ * The audit worker with a direct line to the source worker (a MessageChannel, one end each): its
+ * batch reads go worker to worker; the page only hands over the ports, once.
+ */
+export async function auditWorkerWithSource(source: Comlink.Remote<SourceApi>): Promise<Comlink.Remote<AuditApi>> {
+  const audit = auditWorker();
+  connected ??= (async () => {
+    const { port1, port2 } = new MessageChannel();
+    await source.connect(Comlink.transfer(port1, [port1]));
+    await audit.connectSource(Comlink.transfer(port2, [port2]));
+  })();
+  connected.catch(() => (connected = undefined));
+  await connected;
+  return audit;
 }

@@ -10,6 +10,7 @@ import {
 } from '../../core/source-docs/settings.ts';
 import { dataWorker } from '../data/client.ts';
 import { sourceWorker } from '../data/source-client.ts';
+import type { SourceApi } from '../../../workers/source.worker.ts';
 import { release } from './release.svelte.ts';
 import { url } from './url.svelte.ts';
 
@@ -111,9 +112,8 @@ class SourceDocsState {
     );
   }
 
-  async lookup(docId: string, onProgress: (p: LookupProgress) => void): Promise<SourceLookupOutcome> {
-    const s = this.settings;
-    if (!s.ok) return { ok: false, kind: 'settings', error: s.error };
+  /** The source worker, once it has the loaded release's locator (or knows it has none). */
+  async worker(): Promise<Comlink.Remote<SourceApi>> {
     const worker = sourceWorker();
     if (this.locatorSent?.version !== release.version) {
       // The data worker reads the release's locator on first use (a page opened by permalink shows
@@ -124,8 +124,15 @@ class SourceDocsState {
       })().catch(() => worker.setLocator(undefined));
       this.locatorSent = { version: release.version, done };
     }
-    const generation = this.#cancels;
     await this.locatorSent.done;
+    return worker;
+  }
+
+  async lookup(docId: string, onProgress: (p: LookupProgress) => void): Promise<SourceLookupOutcome> {
+    const s = this.settings;
+    if (!s.ok) return { ok: false, kind: 'settings', error: s.error };
+    const generation = this.#cancels;
+    const worker = await this.worker();
     // A Cancel pressed while the locator was still on its way finds no lookup in the worker to stop.
     if (generation !== this.#cancels) return { ok: false, kind: 'cancelled', error: `Stopped reading ${docId}` };
     return worker.lookup({ ...s.value }, docId, Comlink.proxy(onProgress));

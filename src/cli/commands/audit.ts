@@ -34,7 +34,7 @@ import { HfSourceDocs } from '../../core/source-docs/lookup.ts';
 
 const USAGE = `usage: npm run cli -- audit <release-folder> [--split full|dev] [--submissions DIR]
          [--judge-cache FILE|DIR] [--labels FILE] [--excerpt-chars N] [--submission FOLDER] [--out report.json]
-         [--source-docs [--hf-endpoint URL] [--dataset REPO] [--revision REV] [--locator FILE] [--cache DIR | --no-cache]]
+         [--source hf [--hf-endpoint URL] [--dataset REPO] [--revision REV] [--locator FILE] [--cache DIR | --no-cache]]
 
 Audits a release as README "Auditing" describes, over one split (default: full):
   grounding   each single_hop/timeline answer and each aggregation/dossier item against its gold
@@ -44,8 +44,10 @@ Audits a release as README "Auditing" describes, over one split (default: full):
   pool bias   for every submission of the release (and those under --submissions DIR): citations
               outside the gold set; with judge verdicts (the release's judge-cache.json and
               --judge-cache), answers judged correct whose gate held no gold document
-Documents are read from the release's corpus (docs.parquet or docs.jsonl); with --source-docs,
-those it lacks are read from the Hugging Face source by doc_id (range reads, see source-doc).
+Documents are read from the release's corpus (docs.parquet or docs.jsonl); with --source hf,
+those it lacks are read from the Hugging Face source by doc_id (range reads, see source-doc), as
+one batch (each row group's text read once; texts kept in the cache, so a second run reads none).
+On v1.0 the card's published figures are printed beside the measured ones.
 Without text (v1.0 offline) the audit runs over zero documents, and the report says so.
   --submissions DIR   a submission folder (predictions.jsonl [+ metadata.json]) or a folder of them
   --judge-cache       a verdicts.json map or the benchmark's cache folder, besides the release's own
@@ -56,7 +58,8 @@ Without text (v1.0 offline) the audit runs over zero documents, and the report s
   --labels FILE       spot-check labels JSONL (exported from the Spot-check page): error rates with
                       Wilson 95% intervals, Cohen's kappa vs the judge and between reviewers
   --out FILE          write the report as JSON (the summary is printed either way)
-  --source-docs       read documents the release lacks from the Hugging Face source:
+  --source hf         read documents the release lacks from the Hugging Face source (--source-docs
+                      says the same):
 ${SOURCE_OPTIONS_HELP}
   --locator FILE      a source-locate output: go straight to each document's row
 Exit: 0 done, 1 an input could not be read, 2 wrong usage.
@@ -86,13 +89,18 @@ function options(args: string[]): Options | 'help' {
     'excerpt-chars',
     'out',
     'locator',
+    'source',
     ...SOURCE_VALUED_FLAGS,
   ]);
   if (parsed.switches.has('help')) return 'help';
   refuseUnknownSwitches(parsed.switches, ['source-docs', ...SOURCE_SWITCHES]);
   const sourceFlags = [...SOURCE_VALUED_FLAGS, 'locator'].filter((f) => parsed.flags.has(f));
-  if (!parsed.switches.has('source-docs') && (sourceFlags.length || parsed.switches.has('no-cache')))
-    throw new UsageError(`--${sourceFlags[0] ?? 'no-cache'} needs --source-docs`);
+  const from = parsed.flags.get('source');
+  if (from !== undefined && from !== 'hf')
+    throw new UsageError(`--source must be hf (the Hugging Face source), found ${JSON.stringify(from)}`);
+  const fromSource = from === 'hf' || parsed.switches.has('source-docs');
+  if (!fromSource && (sourceFlags.length || parsed.switches.has('no-cache')))
+    throw new UsageError(`--${sourceFlags[0] ?? 'no-cache'} needs --source hf`);
   if (parsed.positional.length !== 1) throw new UsageError('expected one release folder');
   const folder = parsed.positional[0]!;
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${folder} is not a folder`);
@@ -114,7 +122,7 @@ function options(args: string[]): Options | 'help' {
     const v = parsed.flags.get(flag);
     if (v !== undefined) opt[key] = v;
   }
-  if (parsed.switches.has('source-docs')) {
+  if (fromSource) {
     const { settings, cache, cacheLabel } = sourceOptions(parsed);
     const locatorFile = parsed.flags.get('locator');
     let locator: SourceLocator | undefined;

@@ -32,8 +32,15 @@ export function mapProvider(label: string, texts: ReadonlyMap<string, string>): 
   };
 }
 
+/** A release without corpus text: reads nothing, and says so in its progress (none of them read). */
 export function noTextProvider(label: string): DocTextProvider {
-  return mapProvider(label, new Map());
+  return {
+    label,
+    async read(ids, onProgress) {
+      onProgress?.(0, ids.length);
+      return new Map();
+    },
+  };
 }
 
 /** Asks each provider in turn for the ids the ones before could not read. */

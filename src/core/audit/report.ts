@@ -4,6 +4,7 @@
  */
 import { pyRound } from '../python/round.ts';
 import type { JudgeProfile, SplitName, Task } from '../release/types.ts';
+import { cardShare } from './card-figures.ts';
 import { parsePredictions } from '../scoring/predictions.ts';
 import { excerptCutoffs, type CutoffSummary } from './cutoff.ts';
 import type { DocTextProvider, DocTextProgress } from './doc-text.ts';
@@ -119,7 +120,8 @@ export interface AuditReport {
   rules: typeof RULES;
   documents: AuditRun['documents'];
   grounding: {
-    per_type: Array<TypeGrounding & { share: number | null; line: string }>;
+    /** `card`: the dataset card's published line for the type (its own release only). */
+    per_type: Array<TypeGrounding & { share: number | null; line: string; card?: string }>;
     tasks: { checked: number; grounded: number; not_grounded: number; unread: number; no_gold: number };
     failures: Array<{
       task_id: string;
@@ -165,11 +167,15 @@ export function auditReport(release: AuditReport['release'], run: AuditRun, spot
     rules: RULES,
     documents: run.documents,
     grounding: {
-      per_type: run.byType.map((t) => ({
-        ...t,
-        share: t.checked ? t.grounded / t.checked : null,
-        line: formatTypeShare(t),
-      })),
+      per_type: run.byType.map((t) => {
+        const card = cardShare(release.dataset_version, t.type);
+        return {
+          ...t,
+          share: t.checked ? t.grounded / t.checked : null,
+          line: formatTypeShare(t),
+          ...(card ? { card } : {}),
+        };
+      }),
       tasks: {
         checked: count('grounded') + count('not_grounded'),
         grounded: count('grounded'),
@@ -233,7 +239,7 @@ export function summaryLines(report: AuditReport): string[] {
       t.unread ? `${t.unread} not read` : '',
       t.noDocs ? `${t.noDocs} without documents` : '',
     ].filter(Boolean);
-    out.push(`  ${t.line}${extra.length ? `  [${extra.join(', ')}]` : ''}`);
+    out.push(`  ${t.line}${extra.length ? `  [${extra.join(', ')}]` : ''}${t.card ? `  (the card: ${t.card})` : ''}`);
   }
   const g = report.grounding.tasks;
   out.push(`  tasks: ${g.grounded}/${g.checked} grounded, ${g.not_grounded} not, ${g.unread} not read`);

@@ -10,7 +10,9 @@ import type { SplitName, Task, TaskType } from '../release/types.ts';
 import { parsePredictions, type PredictionsResult } from '../scoring/predictions.ts';
 import { ABSENCE_TYPES, questionNames, targetNeedles, targetOf } from './absence.ts';
 import { chainProviders, type DocTextProvider } from './doc-text.ts';
-import { sourceTextProvider, type SourceRead, type SourceReadFailures } from './source-provider.ts';
+import { documentsNeeded } from './grounding.ts';
+import { cardShare } from './card-figures.ts';
+import { batchSourceProvider, type SourceBatchRead, type SourceReadFailures } from './source-provider.ts';
 import type { PoolBias } from './pool-bias.ts';
 import { loadAuditInputs, type AuditInputs } from './inputs.ts';
 import { judgedScore, type ReplyLookup } from './judged.ts';
@@ -38,10 +40,10 @@ export interface AuditReleaseInfo {
   hasProfile: boolean;
 }
 
-/** Documents the release lacks, read through the page (the Hugging Face source, once the user allows it). */
+/** Documents the release lacks, read as one batch (the Hugging Face source, once the user allows it). */
 export interface RemoteDocs {
   label: string;
-  read: (docId: string) => Promise<SourceRead>;
+  readMany: SourceBatchRead;
 }
 
 export interface AuditOverview {
@@ -49,7 +51,8 @@ export interface AuditOverview {
   documents: AuditRun['documents'];
   /** Reads from the remote source that failed, when one was used. */
   remoteFailures?: SourceReadFailures;
-  byType: Array<AuditRun['byType'][number] & { line: string }>;
+  /** Each type's share as the card prints it, and the card's own published line when it has one. */
+  byType: Array<AuditRun['byType'][number] & { line: string; card?: string }>;
   tasks: { checked: number; grounded: number; notGrounded: number; unread: number; noGold: number };
   cutoff: Omit<AuditRun['cutoff'], 'flagged'>;
   poolBias: Array<Omit<PoolBias, 'rows'>>;
@@ -193,10 +196,12 @@ export class AuditService {
     // Lists read the latest run of the split (with the remote source once it was used).
     this.latest.set(split, key);
     let r = this.runs.get(key);
-    if (!r) {
+    // A read from the source is asked for again (after a Stop, "Read the rest"): the texts kept by
+    // the source make it cost only what is still missing.
+    if (!r || remote) {
       r = (async () => {
         const i = await this.ready();
-        const fromRemote = remote ? sourceTextProvider(remote.label, remote.read) : undefined;
+        const fromRemote = remote ? batchSourceProvider(remote.label, remote.readMany) : undefined;
         const provider = fromRemote ? chainProviders([this.provider(i), fromRemote.provider]) : this.provider(i);
         // Texts are kept so that lists can show passages without reading them again.
         const keeping: DocTextProvider = {
@@ -251,12 +256,16 @@ export class AuditService {
   ): Promise<AuditOverview> {
     const started = performance.now();
     const { run, remote: remoteFailures } = await this.run(split, onProgress, remote);
+    const { datasetVersion } = await this.ready();
     const count = (s: GroundingRow['status']) => run.grounding.filter((g) => g.status === s).length;
     const { flagged: _, ...cutoff } = run.cutoff;
     return {
       split,
       documents: run.documents,
-      byType: run.byType.map((t) => ({ ...t, line: formatTypeShare(t) })),
+      byType: run.byType.map((t) => {
+        const card = cardShare(datasetVersion, t.type);
+        return { ...t, line: formatTypeShare(t), ...(card ? { card } : {}) };
+      }),
       tasks: {
         checked: count('grounded') + count('not_grounded'),
         grounded: count('grounded'),
@@ -270,6 +279,13 @@ export class AuditService {
       millis: performance.now() - started,
       ...(remoteFailures ? { remoteFailures: { ...remoteFailures } } : {}),
     };
+  }
+
+  /** The documents the split's audits need whose text the latest run could not read. */
+  async unread(split: SplitName): Promise<string[]> {
+    const i = await this.ready();
+    await this.current(split);
+    return documentsNeeded(i.tasks[split] ?? []).filter((id) => !this.texts.has(id));
   }
 
   async grounding(split: SplitName): Promise<GroundingRow[]> {

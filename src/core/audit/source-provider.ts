@@ -1,56 +1,19 @@
 /** Document text from a remote source by doc_id (the Hugging Face reader of src/core/source-docs). */
-import { errorMessage } from '../error-message.ts';
-import { SourceError, type SourceErrorKind } from '../source-docs/http.ts';
 import type { HfSourceDocs } from '../source-docs/lookup.ts';
+import { readBatch, type SourceBatchOutcome } from '../source-docs/service.ts';
 import { hostOf } from '../source-docs/settings.ts';
-import { perDocProvider, type DocTextProvider } from './doc-text.ts';
+import type { DocTextProvider } from './doc-text.ts';
 
-/** One document's read, as plain data (it may cross a worker boundary). */
-export type SourceRead =
-  { ok: true; text: string } | { ok: false; kind: SourceErrorKind | 'missing' | 'internal'; error: string };
+/** Reads a batch of documents (the CLI's HfSourceDocs, or the source worker through a port). */
+export type SourceBatchRead = (ids: readonly string[], onRead?: (read: number) => void) => Promise<SourceBatchOutcome>;
 
 export interface SourceReadFailures {
   count: number;
   first?: string;
   /** The source could not be reached, so the remaining documents were not asked for. */
   gaveUp: boolean;
-}
-
-/** Network failures in a row, with nothing read yet, after which the source is no longer asked. */
-const UNREACHABLE_AFTER = 8;
-
-/**
- * Reads each document (a few at a time); a document the source does not have is not read, other
- * failures are counted with the first kept. When the source cannot be reached at all, it stops
- * asking rather than waiting out every document's retries.
- */
-export function sourceTextProvider(
-  label: string,
-  read: (docId: string) => Promise<SourceRead>,
-  concurrency = 4,
-): { provider: DocTextProvider; failures: SourceReadFailures } {
-  const failures: SourceReadFailures = { count: 0, gaveUp: false };
-  let readAny = false;
-  let networkInARow = 0;
-  const provider = perDocProvider(
-    label,
-    async (id) => {
-      if (failures.gaveUp) return undefined;
-      const r = await read(id);
-      if (r.ok) {
-        readAny = true;
-        networkInARow = 0;
-        return r.text;
-      }
-      if (r.kind === 'missing') return undefined;
-      failures.count++;
-      failures.first ??= `${id}: ${r.error}`;
-      if (r.kind === 'network' && !readAny && ++networkInARow >= UNREACHABLE_AFTER) failures.gaveUp = true;
-      return undefined;
-    },
-    concurrency,
-  );
-  return { provider, failures };
+  /** The batch was stopped (Stop): the documents not read yet can be read later. */
+  stopped: boolean;
 }
 
 export function sourceLabel(settings: { dataset: string; revision: string; endpoint: string }): string {
@@ -58,30 +21,40 @@ export function sourceLabel(settings: { dataset: string; revision: string; endpo
 }
 
 /**
- * The Hugging Face reader (CLI) as one batch: ids grouped by row group, each row group's text
- * read once (HfSourceDocs.readMany); ids it cannot read become failures, ids it lacks are not read.
+ * A source read as one batch (ids grouped by row group, each row group's text read once;
+ * HfSourceDocs.readMany): ids it cannot read become failures, ids it lacks are not read.
  */
-export function hfSourceProvider(docs: HfSourceDocs): { provider: DocTextProvider; failures: SourceReadFailures } {
-  const failures: SourceReadFailures = { count: 0, gaveUp: false };
+export function batchSourceProvider(
+  label: string,
+  readMany: SourceBatchRead,
+): { provider: DocTextProvider; failures: SourceReadFailures } {
+  const failures: SourceReadFailures = { count: 0, gaveUp: false, stopped: false };
   const provider: DocTextProvider = {
-    label: sourceLabel(docs.settings),
+    label,
     async read(ids, onProgress) {
-      try {
-        const result = await docs.readMany(ids, (p) => onProgress?.(p.read, ids.length));
-        for (const [id, why] of result.failed) {
-          failures.count++;
-          failures.first ??= `${id}: ${why}`;
-        }
-        onProgress?.(ids.length, ids.length);
-        return result.texts;
-      } catch (e) {
+      const result = await readMany(ids, (read) => onProgress?.(read, ids.length));
+      onProgress?.(ids.length, ids.length);
+      if (!result.ok) {
         // The source could not be listed or reached at all: nothing read, say why once.
         failures.count += ids.length;
-        failures.first ??= `${ids[0] ?? ''}: ${e instanceof SourceError ? e.message : errorMessage(e)}`;
+        failures.first ??= `${ids[0] ?? ''}: ${result.error}`;
         failures.gaveUp = true;
         return new Map();
       }
+      for (const [id, why] of result.failed) {
+        failures.count++;
+        failures.first ??= `${id}: ${why}`;
+      }
+      failures.stopped ||= result.stopped;
+      return result.texts;
     },
   };
   return { provider, failures };
+}
+
+/** The CLI's Hugging Face reader as a batch provider. */
+export function hfSourceProvider(docs: HfSourceDocs): { provider: DocTextProvider; failures: SourceReadFailures } {
+  return batchSourceProvider(sourceLabel(docs.settings), (ids, onRead) =>
+    readBatch(docs, ids, onRead && ((p) => onRead(p.read))),
+  );
 }

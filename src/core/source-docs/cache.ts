@@ -2,7 +2,8 @@
  * What a lookup learns and keeps between lookups (and, through an adapter, between sessions):
  * the shard list, shard footers, each row group's doc_id column, and where each looked-up
  * document is with its small fields. With those, a second lookup of a document reads one
- * byte range: its row group's text_content.
+ * byte range: its row group's text_content. Batch reads (the audit) also keep each text, so a
+ * batch stopped or reloaded goes on without asking again for what it already has.
  */
 import type { ShardEntry } from './hub.ts';
 import type { SavedRanges } from './shard-ranges.ts';
@@ -27,6 +28,12 @@ export interface CachedLocation {
   fetchedAt: number;
 }
 
+/** A document's text as a batch read it (cut to the text limit). */
+export interface CachedText {
+  text: string;
+  fetchedAt: number;
+}
+
 export interface SourceCache {
   getListing(key: string): Promise<CachedListing | undefined>;
   putListing(key: string, value: CachedListing): Promise<void>;
@@ -38,6 +45,8 @@ export interface SourceCache {
   putRowGroupIds(key: string, ids: string[]): Promise<void>;
   getLocation(key: string): Promise<CachedLocation | undefined>;
   putLocation(key: string, value: CachedLocation): Promise<void>;
+  getText(key: string): Promise<CachedText | undefined>;
+  putText(key: string, value: CachedText): Promise<void>;
   /** Forget everything (a settings page button, tests). */
   clear(): Promise<void>;
 }
@@ -49,6 +58,7 @@ export const cacheKeys = {
   rowGroupIds: (endpointDataset: string, shard: ShardEntry, rowGroup: number) =>
     `${endpointDataset}|${shard.path}|${shard.oid}|${shard.size}#${rowGroup}`,
   location: (settingsKey: string, docId: string) => `${settingsKey}|${docId}`,
+  text: (settingsKey: string, docId: string) => `${settingsKey}|${docId}`,
 };
 
 /** In memory: for tests, the CLI without a cache folder, and as the browser's fallback. */
@@ -57,6 +67,7 @@ export class MemorySourceCache implements SourceCache {
   private readonly footers = new Map<string, Uint8Array>();
   private readonly ids = new Map<string, string[]>();
   private readonly locations = new Map<string, CachedLocation>();
+  private readonly texts = new Map<string, CachedText>();
 
   async getListing(key: string) {
     return this.listings.get(key);
@@ -82,19 +93,27 @@ export class MemorySourceCache implements SourceCache {
   async putLocation(key: string, value: CachedLocation) {
     this.locations.set(key, value);
   }
+  async getText(key: string) {
+    return this.texts.get(key);
+  }
+  async putText(key: string, value: CachedText) {
+    this.texts.set(key, value);
+  }
   async clear() {
     this.listings.clear();
     this.footers.clear();
     this.ids.clear();
     this.locations.clear();
+    this.texts.clear();
   }
   /** Entry counts, for tests. */
-  sizes(): Record<'listings' | 'footers' | 'ids' | 'locations', number> {
+  sizes(): Record<'listings' | 'footers' | 'ids' | 'locations' | 'texts', number> {
     return {
       listings: this.listings.size,
       footers: this.footers.size,
       ids: this.ids.size,
       locations: this.locations.size,
+      texts: this.texts.size,
     };
   }
 }
@@ -135,6 +154,12 @@ export function isCachedListing(v: unknown): v is CachedListing {
         typeof (s as ShardEntry).oid === 'string',
     )
   );
+}
+
+export function isCachedText(v: unknown): v is CachedText {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.text === 'string' && typeof o.fetchedAt === 'number';
 }
 
 export function isIdList(v: unknown): v is string[] {

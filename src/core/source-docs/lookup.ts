@@ -11,6 +11,7 @@ import {
   cacheKeys,
   isCachedListing,
   isCachedLocation,
+  isCachedText,
   isIdList,
   MemorySourceCache,
   type CachedLocation,
@@ -19,6 +20,7 @@ import {
 import { errorMessage } from '../error-message.ts';
 import { SourceError, Transfer, type FetchFn, type TransferGuard, type TransferStats } from './http.ts';
 import { ShardRanges, type ShardRange } from './shard-ranges.ts';
+import { planRowGroupReads } from './batch-plan.ts';
 import { listShards, resolveUrl, type ShardEntry } from './hub.ts';
 import { DEFAULT_LIMITS, type SourceLimits } from './limits.ts';
 import { locatorEntry, SOURCE_DOC_ID_RE, type LocatorEntry, type SourceLocator } from './locator.ts';
@@ -92,7 +94,27 @@ export interface BatchResult {
   /** Ids that could not be read, with why. */
   failed: Map<string, string>;
   cost: TransferStats;
+  /** Stopped (signal) before every id was read: the texts are those read until then. */
+  stopped: boolean;
 }
+
+/** What a batch would cost before it starts: texts kept, places known, and the rest by measure. */
+export interface BatchEstimate {
+  ids: number;
+  /** Texts already kept (no request). */
+  kept: number;
+  /** Places already known (one request a row group). */
+  placed: number;
+  requests: number;
+  bytes: number;
+}
+
+/**
+ * The cost of a document not yet located, as the source bench measured it on the sorted
+ * real-scale mock (the v1.0 audit batch: 4,290 documents, 6,715 requests, 560 MB): footers,
+ * doc_id chunks and text chunks shared out over the batch.
+ */
+export const BATCH_COST_PER_DOC = { requests: 1.6, bytes: 131_000 } as const;
 
 export interface HfSourceDocsOptions {
   settings: HfSourceSettings;
@@ -303,11 +325,12 @@ export class HfSourceDocs {
   }
 
   /**
-   * The text of many documents (the audit, a task's gold set): each id is located (its cached
-   * place, else a search that reuses every footer and doc_id list already read; on unsorted
-   * shards one pass over all footers), then each row group's text is read once for all the ids
-   * it holds, a few row groups at a time. Places are cached as they are found, so a run stopped
-   * (signal) or reloaded goes on from there.
+   * The text of many documents (the audit, a task's gold set): texts already kept are taken from
+   * the cache; each other id is located (its cached place, else a search that reuses every footer
+   * and doc_id list already read; on unsorted shards one pass over all footers), then each row
+   * group's text is read once for all the ids it holds (planRowGroupReads), a few row groups at a
+   * time. Places and texts are cached as they come, so a batch stopped (signal: it then returns
+   * what it read, `stopped`) or reloaded goes on from there.
    */
   async readMany(
     ids: readonly string[],
@@ -315,24 +338,75 @@ export class HfSourceDocs {
     signal?: AbortSignal,
   ): Promise<BatchResult> {
     const guard = this.guard(signal);
+    const transfer = new Transfer(this.fetchFn, this.totals, guard.guard);
+    const result: BatchResult = {
+      texts: new Map(),
+      missing: [],
+      failed: new Map(),
+      cost: transfer.stats,
+      stopped: false,
+    };
     try {
-      return await this.readAll(ids, new Transfer(this.fetchFn, this.totals, guard.guard), onProgress, signal);
+      await this.readAll(ids, transfer, result, onProgress, signal);
+    } catch (e) {
+      if (!(e instanceof SourceError && e.kind === 'cancelled')) throw e;
+      result.stopped = true;
     } finally {
       guard.release();
     }
+    return { ...result, texts: new Map(result.texts), failed: new Map(result.failed), cost: { ...transfer.stats } };
+  }
+
+  /** What readMany(ids) would cost, from the cache alone (no request). */
+  async estimate(ids: readonly string[]): Promise<BatchEstimate> {
+    const { wanted, kept, places, unplaced } = await this.fromCache(ids);
+    return {
+      ids: wanted.length,
+      kept: kept.size,
+      placed: places.size,
+      requests: Math.ceil(planRowGroupReads(places).length + unplaced.length * BATCH_COST_PER_DOC.requests),
+      bytes: Math.round((places.size + unplaced.length) * BATCH_COST_PER_DOC.bytes),
+    };
+  }
+
+  /** The ids (valid, once each, sorted) as the cache knows them: texts kept, places known, the rest. */
+  private async fromCache(ids: readonly string[]): Promise<{
+    wanted: string[];
+    kept: Map<string, string>;
+    places: Map<string, CachedLocation>;
+    unplaced: string[];
+  }> {
+    const wanted = [...new Set(ids)].filter((id) => SOURCE_DOC_ID_RE.test(id)).sort();
+    const sKey = settingsKey(this.settings);
+    const fresh = isCommitSha(this.settings.revision);
+    const current = (at: number) => fresh || this.now() - at < LOCATION_MAX_AGE_MS;
+    const kept = new Map<string, string>();
+    const places = new Map<string, CachedLocation>();
+    const unplaced: string[] = [];
+    for (const id of wanted) {
+      const text = await this.cache.getText(cacheKeys.text(sKey, id)).catch(() => undefined);
+      if (isCachedText(text) && current(text.fetchedAt)) {
+        kept.set(id, text.text);
+        continue;
+      }
+      const c = await this.cache.getLocation(cacheKeys.location(sKey, id)).catch(() => undefined);
+      if (isCachedLocation(c) && current(c.fetchedAt)) places.set(id, c);
+      else unplaced.push(id);
+    }
+    return { wanted, kept, places, unplaced };
   }
 
   private async readAll(
     ids: readonly string[],
     transfer: Transfer,
+    out: BatchResult,
     onProgress?: (p: BatchProgress) => void,
     signal?: AbortSignal,
-  ): Promise<BatchResult> {
-    const wanted = [...new Set(ids)].filter((id) => SOURCE_DOC_ID_RE.test(id)).sort();
-    const texts = new Map<string, string>();
-    const failed = new Map<string, string>();
-    const missing: string[] = [];
-    const places = new Map<string, CachedLocation>();
+  ): Promise<void> {
+    const { texts, failed, missing } = out;
+    // Texts kept by an earlier batch, then cached places, then a search for the rest.
+    const { wanted, kept, places, unplaced } = await this.fromCache(ids);
+    for (const [id, text] of kept) texts.set(id, text);
     const progress: BatchProgress = {
       phase: 'locating',
       done: 0,
@@ -347,20 +421,12 @@ export class HfSourceDocs {
       if (signal?.aborted) throw new SourceError('stopped', 'cancelled');
     };
     const sKey = settingsKey(this.settings);
-    const fresh = isCommitSha(this.settings.revision);
     const fail = (id: string, e: unknown) => {
       if (e instanceof SourceError && e.kind === 'cancelled') throw e;
       failed.set(id, errorMessage(e));
     };
 
-    // Places: cached ones first, then a search for the rest.
-    const unplaced: string[] = [];
-    for (const id of wanted) {
-      const c = await this.cache.getLocation(cacheKeys.location(sKey, id)).catch(() => undefined);
-      if (isCachedLocation(c) && (fresh || this.now() - c.fetchedAt < LOCATION_MAX_AGE_MS)) places.set(id, c);
-      else unplaced.push(id);
-    }
-    progress.done = places.size;
+    progress.done = texts.size + places.size;
     report();
     const place = async (id: string, at: Found) => {
       const location: CachedLocation = {
@@ -420,14 +486,7 @@ export class HfSourceDocs {
     }
 
     // Texts: one read of each row group's text for all its ids.
-    const groups = new Map<string, { shard: ShardEntry; rowGroup: number; ids: string[] }>();
-    for (const [id, at] of places) {
-      const key = `${at.shard.path}#${at.rowGroup}`;
-      const g = groups.get(key) ?? { shard: at.shard, rowGroup: at.rowGroup, ids: [] };
-      g.ids.push(id);
-      groups.set(key, g);
-    }
-    const list = [...groups.values()];
+    const list = planRowGroupReads(places);
     progress.phase = 'reading';
     progress.done = 0;
     progress.total = list.length;
@@ -438,8 +497,6 @@ export class HfSourceDocs {
         stopIfAsked();
         const g = list[next++]!;
         try {
-          const rows = g.ids.map((id) => places.get(id)!.row);
-          const from = Math.min(...rows);
           const metadata = await this.metadataOf(g.shard, transfer);
           const read = await readRowGroupRows(
             this.reader(g.shard, transfer),
@@ -447,14 +504,16 @@ export class HfSourceDocs {
             metadata,
             g.rowGroup,
             ['text_content'],
-            from,
-            Math.max(...rows) + 1,
+            g.from,
+            g.to,
             this.limits.maxTextChunkBytes,
             g.shard.path,
           );
           for (const id of g.ids) {
-            const text = read[places.get(id)!.row - from]?.text_content;
-            texts.set(id, typeof text === 'string' ? text.slice(0, this.limits.maxTextChars) : '');
+            const value = read[places.get(id)!.row - g.from]?.text_content;
+            const text = typeof value === 'string' ? value.slice(0, this.limits.maxTextChars) : '';
+            texts.set(id, text);
+            await this.cache.putText(cacheKeys.text(sKey, id), { text, fetchedAt: this.now() }).catch(() => undefined);
           }
         } catch (e) {
           for (const id of g.ids) fail(id, e);
@@ -464,7 +523,6 @@ export class HfSourceDocs {
       }
     };
     await Promise.all(Array.from({ length: this.limits.concurrency }, readGroup));
-    return { texts, missing, failed, cost: { ...transfer.stats } };
   }
 
   private async scanShard(shard: ShardEntry, wanted: readonly string[], transfer: Transfer) {

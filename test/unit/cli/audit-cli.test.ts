@@ -7,7 +7,8 @@ import type { AuditReport } from '../../../src/core/audit/report.ts';
 import { emptyLabels, labelsJsonl, SPOT_FORMAT, type SpotLabel } from '../../../src/core/audit/spot-check/labels.ts';
 import { HAND_CORPUS, HAND_DOCS, HAND_TASKS, writeHandRelease } from '../../fixtures/audit/hand-release.ts';
 import { startMockHub, tally, type MockHub } from '../../support/mock-hub.ts';
-import { makeSourceShards } from '../../support/source-shards.ts';
+import { corpuslessSample, makeSourceShards, readSampleDocs } from '../../support/source-shards.ts';
+import { cardLines, sampleTasks } from '../../support/card-rule.ts';
 import { hasShared, sharedNote, v10Dir as releaseDir } from '../../support/shared.ts';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ebx-audit-out-'));
@@ -149,6 +150,39 @@ describe('audit of a release without corpus text, documents read from a mock Hug
   }, 120_000);
 });
 
+describe('audit --source hf of the corpus-less sample over a mock Hub', () => {
+  let hub: MockHub;
+  let texts: Map<string, string>;
+  beforeAll(async () => {
+    const docs = await readSampleDocs();
+    texts = new Map(docs.map((d) => [d.doc_id, d.text]));
+    const shards = makeSourceShards(docs);
+    hub = await startMockHub({ files: shards.files, mediaRanges: shards.mediaRanges });
+  });
+  afterAll(async () => {
+    await hub?.close();
+  });
+
+  it('counts exactly what the card’s rule, computed independently, counts on the text read; a second run reads from the cache', async () => {
+    const folder = corpuslessSample();
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'ebx-audit-cache-'));
+    const r = await audit(folder, '--source', 'hf', '--hf-endpoint', hub.endpoint, '--cache', cache);
+    expect(r.code).toBe(0);
+    const expected = cardLines(sampleTasks(), texts);
+    expect(r.out).toContain(`  ${expected.single_hop}`);
+    expect(r.out).toContain(`  ${expected.timeline}`);
+    expect(r.out).toMatch(/documents: (\d+) of \1 gold and item documents read/);
+    expect(tally(hub.log).mediaBytes).toBe(0);
+    // The texts are kept: the same audit again asks the source nothing.
+    const from = hub.log.length;
+    const again = await audit(folder, '--source', 'hf', '--hf-endpoint', hub.endpoint, '--cache', cache);
+    expect(again.out).toContain(`  ${expected.single_hop}`);
+    expect(again.out).toMatch(/source documents: 0 requests/);
+    expect(hub.log.length).toBe(from);
+    expect((await audit(folder, '--source', 'web')).code).toBe(2);
+  }, 120_000);
+});
+
 describe('audit exit codes', () => {
   it('exits 2 on wrong usage', async () => {
     expect((await audit()).code).toBe(2);
@@ -227,8 +261,8 @@ describe.skipIf(!hasShared)(`audit on v1.0 (${sharedNote})`, () => {
       'bm25-reference: 764 cited documents outside the gold set on 435 of 968 tasks (694 distinct); gate citing only non-gold documents on 233 tasks',
     );
     expect(r.out.split('\n').filter((l) => /^ {2}\w+ n\/a/.test(l))).toEqual([
-      '  single_hop n/a (0/0)  [823 not read]',
-      '  timeline n/a (0/0)  [27 not read]',
+      '  single_hop n/a (0/0)  [823 not read]  (the card: single_hop 99.0% (815/823))',
+      '  timeline n/a (0/0)  [27 not read]  (the card: timeline 96.3% (26/27))',
       '  aggregation n/a (0/0 items)  [306 not read]',
       '  dossier n/a (0/0 items)  [22 not read]',
     ]);

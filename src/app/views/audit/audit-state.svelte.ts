@@ -2,12 +2,12 @@ import { errorMessage } from '../../../core/error-message.ts';
 import * as Comlink from 'comlink';
 import type { AuditOverview, AuditReleaseInfo } from '../../../core/audit/service.ts';
 import type { SplitName } from '../../../core/release/types.ts';
-import { auditWorker } from '../../data/audit-client.ts';
+import { auditWorker, auditWorkerWithSource } from '../../data/audit-client.ts';
 import { AsyncState } from '../../lib/async-state.svelte.ts';
 import { release } from '../../state/release.svelte.ts';
 import { url } from '../../state/url.svelte.ts';
 import { sourceDocs } from '../../state/source-docs.svelte.ts';
-import { sourceLabel, type SourceRead } from '../../../core/audit/source-provider.ts';
+import type { BatchEstimate } from '../../../core/source-docs/lookup.ts';
 
 /** The page's release as the audit worker sees it, and each split's audit overview. */
 class AuditState {
@@ -16,6 +16,10 @@ class AuditState {
   overview = $state<Partial<Record<SplitName, AuditOverview>>>({});
   progress = $state<{ done: number; total: number } | undefined>();
   running = $state(false);
+  /** Reading from the Hugging Face source (Stop applies). */
+  readingSource = $state(false);
+  /** What reading the split's unread documents would cost, once asked (per split and load). */
+  estimate = $state<{ split: SplitName; version: number; value: BatchEstimate | { error: string } } | undefined>();
   private opened = -1;
   private opening: Promise<AuditReleaseInfo | undefined> | undefined;
 
@@ -28,6 +32,7 @@ class AuditState {
       this.error = undefined;
       this.info = undefined;
       this.overview = {};
+      this.estimate = undefined;
       this.opening = auditWorker()
         .open(spec)
         .then((info) => (this.info = info))
@@ -50,29 +55,60 @@ class AuditState {
 
   /**
    * The split's overview (run once). `fromSource` also reads the documents the release lacks from
-   * the Hugging Face source: only when the user asked for it, and only once they allowed the endpoint.
+   * the Hugging Face source (as one batch, in the source worker, which keeps each text): only when
+   * the user asked for it, and only once they allowed the endpoint. Asked again after a Stop, it
+   * reads only the rest.
    */
   async run(split: SplitName, fromSource = false): Promise<AuditOverview | undefined> {
     const had = this.overview[split];
-    if (had && (!fromSource || had.remoteFailures)) return had;
+    if (had && !fromSource) return had;
     const settings = sourceDocs.settings;
     if (fromSource && !(sourceDocs.allowed && settings.ok)) return had;
     const version = this.opened;
     this.running = true;
+    this.readingSource = fromSource;
     this.progress = undefined;
     try {
       const progress = Comlink.proxy((done: number, total: number) => (this.progress = { done, total }));
       const o =
         fromSource && settings.ok
-          ? await auditWorker().overview(split, progress, sourceLabel(settings.value), Comlink.proxy(readFromSource))
+          ? await (
+              await auditWorkerWithSource(await sourceDocs.worker())
+            ).overview(split, progress, {
+              ...settings.value,
+            })
           : await auditWorker().overview(split, progress);
-      if (version === this.opened) this.overview = { ...this.overview, [split]: o };
+      if (version === this.opened) {
+        this.overview = { ...this.overview, [split]: o };
+        if (fromSource) this.estimate = undefined;
+      }
       return o;
     } catch (e) {
       this.error = `The audit failed: ${errorMessage(e)}`;
       return undefined;
     } finally {
       this.running = false;
+      this.readingSource = false;
+    }
+  }
+
+  /** Stops a read from the source: the audit then runs over what was read (kept for "Read the rest"). */
+  stopSource(): Promise<void> {
+    return sourceDocs.cancel();
+  }
+
+  /** The cost of reading the split's unread documents from the source (from its cache; no request). */
+  async estimateSource(split: SplitName): Promise<void> {
+    const settings = sourceDocs.settings;
+    if (!settings.ok) return;
+    const version = this.opened;
+    try {
+      const audit = await auditWorkerWithSource(await sourceDocs.worker());
+      const out = await audit.sourceEstimate(split, { ...settings.value });
+      if (version === this.opened)
+        this.estimate = { split, version, value: out.ok ? out.estimate : { error: out.error } };
+    } catch (e) {
+      if (version === this.opened) this.estimate = { split, version, value: { error: errorMessage(e) } };
     }
   }
 
@@ -85,11 +121,6 @@ class AuditState {
 }
 
 export const auditState = new AuditState();
-
-async function readFromSource(docId: string): Promise<SourceRead> {
-  const out = await sourceDocs.lookup(docId, () => undefined);
-  return out.ok ? { ok: true, text: out.doc.row.text_content } : { ok: false, kind: out.kind, error: out.error };
-}
 
 export function pct(x: number | null, digits = 1): string {
   return x === null ? '—' : `${(x * 100).toFixed(digits)}%`;

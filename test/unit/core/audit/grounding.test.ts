@@ -17,6 +17,7 @@ import {
   utf16OffsetOfCodePoint,
 } from '../../../../src/core/audit/normalise.ts';
 import { formatTypeShare, percent } from '../../../../src/core/audit/report.ts';
+import { CARD_GROUNDING, cardShare } from '../../../../src/core/audit/card-figures.ts';
 import { items, task } from '../scoring/fixtures.ts';
 
 interface PyCase {
@@ -169,5 +170,24 @@ describe('tasks and types', () => {
     // 0.0625 * 100 = 6.25 exactly: Python's format rounds half to even
     expect(percent(1, 16)).toBe('6.2%');
     expect(percent(0, 0)).toBe('n/a');
+  });
+
+  it('keeps the card’s published figures as the card prints them, shown on its own release only', () => {
+    for (const c of CARD_GROUNDING.shares)
+      expect(
+        formatTypeShare({
+          type: c.type,
+          unit: 'tasks',
+          checked: c.checked,
+          grounded: c.grounded,
+          verbatim: 0,
+          unread: 0,
+          noDocs: 0,
+        }),
+      ).toBe(c.line);
+    expect(CARD_GROUNDING.shares.map((c) => c.line)).toEqual(['single_hop 99.0% (815/823)', 'timeline 96.3% (26/27)']);
+    expect(cardShare('v1.0', 'timeline')).toBe('timeline 96.3% (26/27)');
+    expect(cardShare('v1.0', 'aggregation')).toBeUndefined();
+    expect(cardShare('sample-1', 'single_hop')).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuditService } from '../../../../src/core/audit/service.ts';
-import type { SourceRead } from '../../../../src/core/audit/source-provider.ts';
+import type { SourceBatchRead } from '../../../../src/core/audit/source-provider.ts';
 import type { SourceSpec } from '../../../../src/core/release/source-spec.ts';
 import { HAND_CORPUS, HAND_DOCS, HAND_TASKS, writeHandRelease } from '../../../fixtures/audit/hand-release.ts';
 
@@ -68,18 +68,50 @@ describe('the audit worker engine', () => {
     expect(first.judge!.verdict).toBe(first.judge!.submission === 'sys-a' ? 'credit' : 'no_credit');
   });
 
-  it('reads what the release lacks through a remote reader, and says what failed', async () => {
+  it('reads what the release lacks through a remote batch reader, says what failed, and reads the rest after a stop', async () => {
     const service = new AuditService({ here: 'http://localhost/' });
     await service.open(filesSpec(await writeHandRelease(false)));
     expect((await service.overview('full')).documents).toMatchObject({ wanted: 4, read: 0 });
+    expect((await service.unread('full')).sort()).toEqual(
+      [HAND_DOCS.D1, HAND_DOCS.D2, HAND_DOCS.D3, HAND_DOCS.D4].sort(),
+    );
     const texts = new Map(HAND_CORPUS.map((d) => [d.doc_id, d.text]));
-    const read = async (id: string): Promise<SourceRead> =>
-      id === HAND_DOCS.D4 ? { ok: false, kind: 'http', error: 'HTTP 500' } : { ok: true, text: texts.get(id)! };
-    const o = await service.overview('full', undefined, { label: 'remote', read });
+    const batch =
+      (stopAfter: number): SourceBatchRead =>
+      async (ids) => {
+        const read = ids.filter((id) => id !== HAND_DOCS.D4).slice(0, stopAfter);
+        return {
+          ok: true,
+          texts: new Map(read.map((id) => [id, texts.get(id)!])),
+          missing: [],
+          failed: new Map(ids.includes(HAND_DOCS.D4) ? [[HAND_DOCS.D4, 'HTTP 500']] : []),
+          cost: { requests: 1, bytes: 1 },
+          stopped: read.length < ids.length - 1,
+        };
+      };
+    const stopped = await service.overview('full', undefined, { label: 'remote', readMany: batch(1) });
+    expect(stopped.documents).toMatchObject({ wanted: 4, read: 1 });
+    expect(stopped.remoteFailures).toMatchObject({ stopped: true, count: 1 });
+    const rest = await service.unread('full');
+    expect(rest).toHaveLength(3);
+
+    const o = await service.overview('full', undefined, { label: 'remote', readMany: batch(9) });
     expect(o.documents).toMatchObject({ wanted: 4, read: 3, source: 'no corpus text in this release, then remote' });
-    expect(o.remoteFailures).toEqual({ count: 1, first: `${HAND_DOCS.D4}: HTTP 500`, gaveUp: false });
+    expect(o.remoteFailures).toEqual({ count: 1, first: `${HAND_DOCS.D4}: HTTP 500`, gaveUp: false, stopped: false });
     // the lists follow the latest run: the timeline task, whose one document failed, is not decided
     const rows = await service.grounding('full');
     expect(rows.map((r) => r.status)).toEqual(['grounded', 'grounded', 'not_grounded', 'unread', 'not_grounded']);
+  });
+
+  it('counts a source it cannot reach once, as given up', async () => {
+    const service = new AuditService({ here: 'http://localhost/' });
+    await service.open(filesSpec(await writeHandRelease(false)));
+    const o = await service.overview('full', undefined, {
+      label: 'remote',
+      readMany: async () => ({ ok: false, kind: 'network', error: 'could not reach 127.0.0.1:9' }),
+    });
+    expect(o.documents.read).toBe(0);
+    expect(o.remoteFailures).toMatchObject({ count: 4, gaveUp: true, stopped: false });
+    expect(o.remoteFailures!.first).toMatch(/could not reach 127\.0\.0\.1:9/);
   });
 });

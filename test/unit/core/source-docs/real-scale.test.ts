@@ -75,18 +75,51 @@ describe('a sorted source of 634 shards', () => {
     expect(progress).toContain('reading');
   });
 
-  it('stops a batch when asked, keeping the places found', async () => {
+  it('stops a batch when asked, returning what it read, and a new session goes on from the cache', async () => {
     const cache = new MemorySourceCache();
     const stop = new AbortController();
-    const run = source(cache).readMany(
+    // One row group at a time, so that the stop comes before the other row groups are read.
+    const oneAtATime = new HfSourceDocs({
+      settings: settingsFrom({ endpoint: hub.endpoint }),
+      fetch: fetchFn,
+      cache,
+      limits: { concurrency: 1 },
+    });
+    const first = await oneAtATime.readMany(
       WANTED,
       (p) => {
-        if (p.phase === 'reading') stop.abort();
+        if (p.phase === 'reading' && p.read > 0) stop.abort();
       },
       stop.signal,
     );
-    await expect(run).rejects.toMatchObject({ kind: 'cancelled' });
-    expect(cache.sizes().locations).toBeGreaterThan(0);
+    expect(first.stopped).toBe(true);
+    expect(first.texts.size).toBeGreaterThan(0);
+    expect(first.texts.size).toBeLessThan(WANTED.length);
+    for (const [id, text] of first.texts) expect(text).toBe(shards.textOfId(id));
+    expect(cache.sizes().texts).toBe(first.texts.size);
+    // The estimate of the rest counts the kept texts as free and asks nothing.
+    const before = hub.log.length;
+    const estimate = await source(cache).estimate(WANTED);
+    expect(estimate).toMatchObject({ ids: WANTED.length, kept: first.texts.size });
+    expect(estimate.requests).toBeGreaterThan(0);
+    expect(hub.log.length).toBe(before);
+
+    // The next session (a reload) asks the source only for the ids whose text is not kept.
+    const located: string[] = [];
+    const watching = Object.assign(Object.create(cache) as MemorySourceCache, {
+      getLocation: (key: string) => (located.push(key.split('|').at(-1)!), cache.getLocation(key)),
+    });
+    const rest = await source(watching).readMany(WANTED);
+    expect(rest.stopped).toBe(false);
+    for (const id of WANTED) expect(rest.texts.get(id)).toBe(shards.textOfId(id));
+    expect(located.sort()).toEqual(WANTED.filter((id) => !first.texts.has(id)).sort());
+
+    // Everything kept: no request at all.
+    const from = hub.log.length;
+    const again = await source(cache).readMany(WANTED);
+    expect(again.texts.size).toBe(WANTED.length);
+    expect(again.cost.requests).toBe(0);
+    expect(hub.log.length).toBe(from);
   });
 });
 
