@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { IdbJudgeCache } from '../src/adapters/browser/idb-judge-cache.ts';
-import { AuditService } from '../src/core/audit/service.ts';
+import { AuditService, type SignalsSubmission } from '../src/core/audit/service.ts';
 import { sourceLabel } from '../src/core/audit/source-provider.ts';
 import type { LoadProgress } from '../src/core/release/load.ts';
 import type { SourceSpec } from '../src/core/release/source-spec.ts';
@@ -66,6 +66,7 @@ const api = {
   cutoffs: (split: SplitName) => service.cutoffs(split),
   poolBiasRows: (split: SplitName, slug: string) => service.poolBiasRows(split, slug),
   absenceTasks: (split: SplitName) => service.absenceTasks(split),
+  keySignals: (split: SplitName, submission: SignalsSubmission) => service.keySignals(split, submission),
   spotSample: (split: SplitName, size: number, seed: number) => service.spotSample(split, size, seed),
   /** Spot-check figures off the main thread (thousands of reviewers must not freeze the page). */
   spotStats: (labels: SpotLabel[]) => spotCheckStats(labels),

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startMockHub, tally, type MockHub } from '../support/mock-hub.ts';
 import { corpuslessSample, makeSourceShards, readSampleDocs } from '../support/source-shards.ts';
@@ -6,12 +8,16 @@ import { documentsNeeded } from '../../src/core/audit/grounding.ts';
 import type { Task } from '../../src/core/release/types.ts';
 import { HfSourceDocs } from '../../src/core/source-docs/lookup.ts';
 import { settingsFrom } from '../../src/core/source-docs/settings.ts';
-import { startStaticServer } from './support.ts';
-import { audit as axeAudit } from './axe-support.ts';
+import { projectRoot, startStaticServer } from './support.ts';
 import { spotCheckStats, wilson } from '../../src/core/audit/spot-check/stats.ts';
 import { parseLabelsJsonl } from '../../src/core/audit/spot-check/labels.ts';
 import { parseAppealsJsonl } from '../../src/core/audit/appeals.ts';
 import { downloaded } from './score-support.ts';
+import { audit } from './axe-support.ts';
+import { sidewaysOverflow } from './ux-support.ts';
+import { parsePredictions } from '../../src/core/scoring/predictions.ts';
+import { parseTasksJsonl } from '../../src/core/scoring/scoring-inputs.ts';
+import { keyBuiltPredictions } from '../support/key-built.ts';
 
 const pctText = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -251,7 +257,7 @@ test.describe('a release without corpus text', () => {
           await page.emulateMedia({ colorScheme });
           await page.setViewportSize({ width, height: 900 });
           await expect(page.getByTestId('audit-read-source')).toBeVisible();
-          expect(await axeAudit(page, `the source offer (${colorScheme}, ${width} px)`)).toEqual([]);
+          expect(await audit(page, `the source offer (${colorScheme}, ${width} px)`)).toEqual([]);
         }
       expect(hub.log).toHaveLength(0);
     });
@@ -301,4 +307,73 @@ test.describe('a release without corpus text', () => {
       expect(tally(hub.log).mediaBytes).toBe(0);
     });
   });
+});
+
+test.describe('key-reading signals on the sample', () => {
+  const sampleDir = path.join(projectRoot, 'static-data/sample');
+  const tasks = parseTasksJsonl(readFileSync(path.join(sampleDir, 'full/tasks.jsonl'), 'utf8'), 'tasks.jsonl');
+  const systems = ['always-refuse-sample-control', 'bm25-top-doc-sample', 'closed-book-sample-control'];
+  const bm25 = parsePredictions(
+    readFileSync(path.join(sampleDir, 'submissions/bm25-top-doc-sample/predictions.jsonl'), 'utf8'),
+    tasks,
+    { mode: 'score' },
+  );
+  const signal = (page: Page, id: string) => page.locator(`[data-testid="signal"][data-signal="${id}"]`);
+
+  test('a predictions file built from the answer key is flagged on every signal, beside every published system; bm25 is not on the signals only the key explains', async ({
+    page,
+  }) => {
+    await page.goto('/?view=audit&tab=signals');
+    await expect(page.getByTestId('rule-signals')).toContainText('signals to review, not a verdict');
+    await expect(page.getByTestId('signals-summary')).toContainText('signals to review for');
+
+    await page.getByTestId('signals-file').setInputFiles({
+      name: 'from-the-key.jsonl',
+      mimeType: 'application/jsonl',
+      buffer: Buffer.from(keyBuiltPredictions(tasks, bm25)),
+    });
+    await expect(page.getByTestId('signals-summary')).toContainText('4 of 4 signals to review for from-the-key.jsonl');
+    await expect(page.locator('[data-testid="signal"][data-raised="true"]')).toHaveCount(4);
+    await expect(page.getByTestId('signal-flag')).toHaveCount(4);
+    // each figure beside the same figure for the three published systems
+    for (const row of await page.getByTestId('signal').all())
+      expect((await row.getByTestId('signal-published').locator('th').allInnerTexts()).sort()).toEqual(systems);
+    // counted here from the key: every free-text task's answer is the reference
+    const freeText = tasks.filter((t) => t.type === 'single_hop' || t.type === 'timeline').length;
+    await expect(signal(page, 'answer_equals_reference').getByTestId('signal-count')).toHaveText(String(freeText));
+
+    // the tasks are listed, each a link to its page
+    const listed = signal(page, 'citations_equal_gold_set').getByTestId('signal-tasks');
+    await listed.locator('summary').click();
+    const first = listed.getByTestId('signal-task').first();
+    const question = (await first.innerText()).replace(/^\S+\s/, '');
+    await first.click();
+    await expect(page.getByTestId('task-question')).toHaveText(question);
+    await page.goBack();
+
+    // bm25: the system chosen is in the URL, so a reload shows it again
+    await page.getByTestId('signals-system').selectOption('bm25-top-doc-sample');
+    await expect(page).toHaveURL(/sys=bm25-top-doc-sample/);
+    await page.reload();
+    await expect(page.getByTestId('signals-summary')).toContainText('for bm25-top-doc-sample');
+    await expect(page.getByTestId('signals-summary')).not.toContainText('4 of 4');
+    for (const id of ['gold_cited_not_retrieved', 'citations_equal_gold_set']) {
+      await expect(signal(page, id)).toHaveAttribute('data-raised', 'false');
+      await expect(signal(page, id).getByTestId('signal-count')).toHaveText('0');
+    }
+    await expect(signal(page, 'gold_cited_not_retrieved').getByTestId('signal-published')).toHaveCount(2);
+  });
+
+  for (const [scheme, width] of [
+    ['light', 1440],
+    ['dark', 390],
+  ] as const)
+    test(`axe finds no serious violation, nothing scrolls sideways (${scheme}, ${width} px)`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/?view=audit&tab=signals&sys=bm25-top-doc-sample');
+      await expect(page.getByTestId('signal')).toHaveCount(4);
+      expect(await audit(page, `signals ${scheme} ${width}`)).toEqual([]);
+      expect(await sidewaysOverflow(page)).toBe(0);
+    });
 });

@@ -164,6 +164,8 @@ test('duplicates: the Systems, Audit and Spot-check views show them too', async 
   await expect(page.getByTestId('bias-row').first()).toBeVisible();
   await page.goto(at('view=audit&tab=absence'));
   await expect(page.getByTestId('absence-tasks')).toBeVisible();
+  await page.goto(at('view=audit&tab=signals'));
+  await expect(page.getByTestId('signal')).toHaveCount(4);
   // The spot-check sample holds every task with size 2000; walk to the one whose gold docs repeat.
   await page.goto(at('view=spotcheck&size=2000&seed=1'));
   const shown = page.getByTestId('spot-task');

@@ -92,6 +92,30 @@ test('refuses a write, a file read and a network read with a clear message', asy
   }
 });
 
+test('Cancel stops a query that would run for hours, and the next query runs', async ({ page }) => {
+  await openApp(page, '?view=query');
+  await expect(page.getByTestId('query-tables')).toContainText('tasks');
+  // 10^16 rows: DuckDB-WASM would not finish this in the test's lifetime, nor stop it when asked.
+  await runQuery(page, 'SELECT count(*) AS n\nFROM range(100000000) a, range(100000000) b');
+  await expect(page.getByTestId('query-status')).toContainText('Running…');
+  // The seconds counter shows the query really runs (not answered at once, not failed).
+  await expect(page.getByTestId('query-status')).toContainText(/Running… [1-9]\d* s/);
+  const pressed = Date.now();
+  await page.getByTestId('query-cancel').click();
+  // Bounded: the console's DuckDB worker is terminated, not asked to stop.
+  await expect(page.getByTestId('query-error')).toContainText('Cancelled', { timeout: 10_000 });
+  console.log(`query cancelled ${Date.now() - pressed} ms after Cancel was pressed`);
+  await expect(page.getByTestId('query-error')).toContainText('The query was cancelled.');
+  await expect(page.getByTestId('query-cancel')).toHaveCount(0);
+
+  // The next query runs on a fresh copy of the tables.
+  await runQuery(page, COUNT_QUERY);
+  const expected = splitCounts();
+  await expect(page.getByTestId('query-status')).toHaveText(`${expected.length} rows`);
+  expect(await resultRows(page)).toEqual(expected.map(([s, n]) => [s, String(n)]));
+  await expect(page.getByTestId('query-error')).toHaveCount(0);
+});
+
 test("shows DuckDB's error at its line and column", async ({ page }) => {
   await openApp(page, '?view=query');
   await runQuery(page, 'SELECT task_id,\n  nope\nFROM tasks');

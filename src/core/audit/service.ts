@@ -7,7 +7,9 @@
 import type { LoadProgress } from '../release/load.ts';
 import { sourceKey, sourceOf, type SourceSpec } from '../release/source-spec.ts';
 import type { SplitName, Task, TaskType } from '../release/types.ts';
-import { parsePredictions, type PredictionsResult } from '../scoring/predictions.ts';
+import { parsePredictions, parsePredictionsStream, type PredictionsResult } from '../scoring/predictions.ts';
+import { chunksOf } from '../scoring/blob-chunks.ts';
+import { keySignals, type KeySignalsReport } from './key-signals.ts';
 import { ABSENCE_TYPES, questionNames, targetNeedles, targetOf } from './absence.ts';
 import { chainProviders, type DocTextProvider } from './doc-text.ts';
 import { documentsNeeded } from './grounding.ts';
@@ -128,6 +130,17 @@ export interface SpotTask {
   judge: { submission: string; answer: string; verdict: JudgeVerdict; citations: string[] } | null;
 }
 
+/** The submission whose key-reading signals are asked for: a published system, or a predictions file. */
+export type SignalsSubmission = { slug: string } | { name: string; file: Blob };
+
+export interface SignalsView extends KeySignalsReport {
+  split: SplitName;
+  /** The question and type of every task a figure lists, for the task links. */
+  tasks: Record<string, { question: string; type: TaskType }>;
+  /** Lines of an uploaded file the scorer would not read (left out of the figures). */
+  unreadLines: number;
+}
+
 const MAX_PASSAGE_TEXT = 600;
 
 export class AuditService {
@@ -139,6 +152,8 @@ export class AuditService {
   private latest = new Map<SplitName, string>();
   private texts = new Map<string, string>();
   private predictions = new Map<string, PredictionsResult>();
+  /** Published systems read as the scorer reads them (score mode), per split and slug. */
+  private scored = new Map<string, PredictionsResult>();
 
   constructor(private readonly deps: AuditServiceDeps) {}
 
@@ -150,6 +165,7 @@ export class AuditService {
       this.latest = new Map();
       this.texts = new Map();
       this.predictions = new Map();
+      this.scored = new Map();
       this.inputs = loadAuditInputs(sourceOf(spec, this.deps.here), onProgress);
       this.inputs.catch(() => {
         if (this.key === key) this.inputs = undefined;
@@ -381,6 +397,49 @@ export class AuditService {
       this.predictions.set(slug, p);
     }
     return p;
+  }
+
+  /**
+   * Key-reading signals of one submission beside every published system of the split, read as
+   * the scorer reads predictions (as `audit --submission` does).
+   */
+  async keySignals(split: SplitName, submission: SignalsSubmission): Promise<SignalsView> {
+    const i = await this.ready();
+    const tasks = i.tasks[split];
+    if (!tasks) throw new Error(`this release has no answer key for the ${split} split`);
+    const published: Array<{ slug: string; predictions: PredictionsResult }> = [];
+    for (const s of i.submissions.filter((x) => (x.metadata?.split ?? split) === split && x.predictionsText)) {
+      const key = `${split}|${s.slug}`;
+      let p = this.scored.get(key);
+      if (!p) {
+        p = parsePredictions(s.predictionsText!, tasks, { mode: 'score' });
+        this.scored.set(key, p);
+      }
+      published.push({ slug: s.slug, predictions: p });
+    }
+    let chosen: { slug: string; predictions: PredictionsResult };
+    if ('slug' in submission) {
+      const found = published.find((p) => p.slug === submission.slug);
+      if (!found) throw new Error(`${submission.slug} is not a published system of the ${split} split`);
+      chosen = found;
+    } else {
+      const predictions = await parsePredictionsStream(chunksOf(submission.file), tasks, { mode: 'score' });
+      if (predictions.byTaskId.size === 0)
+        throw new Error(`${submission.name}: no prediction answers a task of the ${split} split`);
+      chosen = { slug: submission.name, predictions };
+    }
+    const report = keySignals({
+      tasks,
+      submission: chosen,
+      published,
+      gateSize: i.profile?.gate_max_citations ?? 3,
+    });
+    const listed = new Set(
+      report.signals.flatMap((s) => [...s.submission.task_ids, ...s.published.flatMap((p) => p.figure.task_ids)]),
+    );
+    const shown: SignalsView['tasks'] = {};
+    for (const t of tasks) if (listed.has(t.task_id)) shown[t.task_id] = { question: t.question, type: t.type };
+    return { ...report, split, tasks: shown, unreadLines: chosen.predictions.issueCount };
   }
 
   /** The seeded stratified sample, each task with one judged answer when a cache holds one. */

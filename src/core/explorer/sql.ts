@@ -1,4 +1,5 @@
 import type { Table } from 'apache-arrow';
+import { isolatedConsole, type ConsoleDatabase, type ConsoleTableCopy } from './console-isolated.ts';
 import type { ConsoleEngine } from './sql-console.ts';
 
 /** The few things the explorer needs from DuckDB; the data worker implements it over DuckDB-WASM. */
@@ -71,10 +72,67 @@ interface DuckDbStatement {
   close(): MaybePromise<unknown>;
 }
 
-/** How the console runs a query on its connection: the browser streams it so that it can be cancelled. */
-export interface ConsoleRunner<C> {
-  query(conn: C, sql: string): Promise<Table>;
-  cancel(conn: C): Promise<boolean>;
+/**
+ * Starts the console's own database with copies of a session's tables in a schema of that name
+ * (the browser: a DuckDB-WASM worker of its own, console-duckdb.ts), so that Cancel can end it.
+ */
+export type StartConsoleDatabase = (schema: string, tables: ConsoleTableCopy[]) => Promise<ConsoleDatabase>;
+
+// Offline: an autoloaded extension would be fetched from DuckDB's servers and crash the wasm.
+// No file, URL or extension is ever read by SQL (tables come in as Arrow), and the SQL console
+// must not: DuckDB refuses to turn external access back on once it is off.
+const CLOSED_TO_THE_OUTSIDE =
+  'SET autoinstall_known_extensions=false; SET autoload_known_extensions=false; SET enable_external_access=false';
+
+/** Fills a console database the way a session fills its schema: outside access off first. */
+export async function fillConsoleDatabase<C extends DuckDbConnection>(
+  conn: C,
+  schema: string,
+  tables: readonly ConsoleTableCopy[],
+  insertRows: (conn: C, name: string, data: Table) => MaybePromise<unknown>,
+): Promise<void> {
+  if (!SAFE_IDENTIFIER.test(schema)) throw new Error(`bad schema name ${schema}`);
+  await conn.query(CLOSED_TO_THE_OUTSIDE);
+  await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path = '${schema}'`);
+  for (const { name, data } of tables) {
+    if (data.numRows > 0) await insertRows(conn, name, data);
+    else await conn.query(emptyTableSql(quoted(name), data));
+  }
+}
+
+/** Checked first that it is one statement (DuckDB prepares one only, so a ";" cannot add a second), then run. */
+export async function oneStatement<C extends DuckDbConnection>(
+  conn: C,
+  sql: string,
+  run: (conn: C, sql: string) => Promise<Table>,
+): Promise<Table> {
+  await (await conn.prepare(sql)).close();
+  return run(conn, sql);
+}
+
+function quoted(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Every table of a schema as Arrow, read on a connection of its own. */
+async function copyTables<C extends DuckDbConnection>(
+  connect: () => MaybePromise<C>,
+  schema: string,
+): Promise<ConsoleTableCopy[]> {
+  const conn = await connect();
+  try {
+    const names = (await conn.query(
+      `SELECT table_name FROM duckdb_tables() WHERE schema_name = '${schema}' ORDER BY table_name`,
+    )) as Table;
+    const copies: ConsoleTableCopy[] = [];
+    for (const row of names.toArray() as { table_name: string }[]) {
+      const name = row.table_name;
+      copies.push({ name, data: (await conn.query(`SELECT * FROM ${schema}.${quoted(name)}`)) as Table });
+    }
+    return copies;
+  } finally {
+    await conn.close();
+  }
 }
 
 /**
@@ -85,54 +143,40 @@ export async function duckDbSession<C extends DuckDbConnection>(
   schema: string,
   connect: () => MaybePromise<C>,
   insertRows: (conn: C, name: string, data: Table) => MaybePromise<unknown>,
-  consoleRunner?: ConsoleRunner<C>,
+  startConsole?: StartConsoleDatabase,
 ): Promise<SqlSession> {
   if (!SAFE_IDENTIFIER.test(schema)) throw new Error(`bad schema name ${schema}`);
   const conn = await connect();
-  // Offline: an autoloaded extension would be fetched from DuckDB's servers and crash the wasm.
-  // No file, URL or extension is ever read by SQL (tables come in as Arrow), and the SQL console
-  // must not: DuckDB refuses to turn external access back on once it is off.
-  await conn.query(
-    'SET autoinstall_known_extensions=false; SET autoload_known_extensions=false; SET enable_external_access=false',
-  );
+  await conn.query(CLOSED_TO_THE_OUTSIDE);
   await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path = '${schema}'`);
+  // With a database of its own (the browser) the console can be cancelled; without (the Node
+  // tests) it runs on a connection of its own here and cannot.
+  let isolated: ReturnType<typeof isolatedConsole> | undefined;
   let consoleConn: Promise<C> | undefined;
   // One query at a time on the console's connection: DuckDB-WASM mixes up the results of two.
   let consoleTurn: Promise<unknown> = Promise.resolve();
-  let cancelRequested = false;
   const openConsole = async (): Promise<C> => {
     const c = await connect();
     await c.query(`SET search_path = '${schema}'`);
     return c;
   };
+  const sameDatabaseConsole = (): ConsoleEngine => ({
+    query(sql) {
+      const run = async (): Promise<Table> => {
+        consoleConn ??= openConsole();
+        return oneStatement(await consoleConn, sql, async (c, q) => (await c.query(q)) as Table);
+      };
+      const result = consoleTurn.then(run, run);
+      consoleTurn = result.catch(() => undefined);
+      return result;
+    },
+    cancel: async () => false,
+  });
   return {
     async console(): Promise<ConsoleEngine> {
-      consoleConn ??= openConsole();
-      const c = await consoleConn;
-      return {
-        query(sql) {
-          const run = async (): Promise<Table> => {
-            cancelRequested = false;
-            // Prepared first: DuckDB prepares one statement only, so a ";" cannot smuggle in a second.
-            await (await c.prepare(sql)).close();
-            try {
-              return consoleRunner ? await consoleRunner.query(c, sql) : ((await c.query(sql)) as Table);
-            } catch (error) {
-              // DuckDB-WASM words a cancelled query in several ways; the console says it once.
-              if (cancelRequested) throw new Error('The query was cancelled.', { cause: error });
-              throw error;
-            }
-          };
-          const result = consoleTurn.then(run, run);
-          consoleTurn = result.catch(() => undefined);
-          return result;
-        },
-        async cancel() {
-          if (!consoleRunner) return false;
-          cancelRequested = true;
-          return consoleRunner.cancel(c);
-        },
-      };
+      if (!startConsole) return sameDatabaseConsole();
+      isolated ??= isolatedConsole(async () => startConsole(schema, await copyTables(connect, schema)));
+      return isolated;
     },
     async exec(sql) {
       await conn.query(sql);
@@ -154,6 +198,7 @@ export async function duckDbSession<C extends DuckDbConnection>(
       await conn.query(emptyTableSql(name, data));
     },
     async close() {
+      await isolated?.close();
       if (consoleConn) await (await consoleConn).close();
       await conn.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await conn.close();

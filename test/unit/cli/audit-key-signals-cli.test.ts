@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { KeySignalsReport } from '../../../src/core/audit/key-signals.ts';
 import type { Task } from '../../../src/core/release/types.ts';
+import { keyBuiltPredictions } from '../../support/key-built.ts';
 import { projectRoot } from '../../support/shared.ts';
 
 const exec = promisify(execFile);
@@ -33,15 +34,7 @@ describe('audit --submission (CLI)', () => {
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as Task);
-    const lines = tasks.map((t) =>
-      JSON.stringify({
-        task_id: t.task_id,
-        answer: t.answer ?? (t.items ?? []).map((i) => i.item).join('; '),
-        citations: t.gold_docs ?? [],
-        retrieved: [],
-      }),
-    );
-    writeFileSync(path.join(folder, 'predictions.jsonl'), `${lines.join('\n')}\n`);
+    writeFileSync(path.join(folder, 'predictions.jsonl'), `${keyBuiltPredictions(tasks)}\n`);
     const out = path.join(tmp, 'report.json');
     const r = await audit('static-data/sample', '--submission', folder, '--out', out);
     expect(r.err).toBe('');

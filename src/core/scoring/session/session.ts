@@ -11,6 +11,7 @@ import { estimateJudgeCost, uncachedCalls } from '../../judge/estimate.ts';
 import type { CallLock } from '../../judge/runner.ts';
 import type { JudgeProgress } from '../../judge/types.ts';
 import type { SplitName, SubmissionMetadata, Task, JudgeProfile } from '../../release/types.ts';
+import { chunksOf } from '../blob-chunks.ts';
 import { parsePredictionsStream, type PredictionsResult } from '../predictions.ts';
 import { defaultReportFields, type ReportFields } from '../report-fields.ts';
 import {
@@ -72,19 +73,6 @@ interface PredictionsState {
   metadata?: SubmissionMetadata;
   result?: PredictionsResult;
   outcome?: ScoringOutcome;
-}
-
-async function* chunksOf(blob: Blob): AsyncGenerator<Uint8Array> {
-  const reader = blob.stream().getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
 }
 
 /** The commonest causes of failed judge calls, for the message of an aborted scoring. */

@@ -6,6 +6,7 @@ import { KEY_SIGNALS, keySignalLines, keySignals } from '../../../../src/core/au
 import type { Task } from '../../../../src/core/release/types.ts';
 import { parsePredictions, type PredictionsResult } from '../../../../src/core/scoring/predictions.ts';
 import { parseTasksJsonl } from '../../../../src/core/scoring/scoring-inputs.ts';
+import { keyBuiltPredictions } from '../../../support/key-built.ts';
 import { hasShared, projectRoot, sharedNote, v10Dir } from '../../../support/shared.ts';
 
 function tasksOf(dir: string): Task[] {
@@ -18,20 +19,9 @@ function submission(dir: string, slug: string, tasks: readonly Task[]) {
   return { slug, predictions: parsePredictions(text, tasks, { mode: 'score' }) };
 }
 
-/**
- * What a submission that read the key looks like: its own retriever's list (bm25's here), but the
- * key's answer (the items joined for list tasks) and the key's gold documents as citations.
- */
+/** The key-built submission (test/support/key-built.ts), as the scorer reads it. */
 function fromTheKey(tasks: readonly Task[], retriever: PredictionsResult): PredictionsResult {
-  const lines = tasks.map((t) =>
-    JSON.stringify({
-      task_id: t.task_id,
-      answer: t.answer ?? (t.items ?? []).map((i) => i.item).join('; '),
-      citations: t.gold_docs ?? [],
-      retrieved: retriever.byTaskId.get(t.task_id)?.retrieved ?? [],
-    }),
-  );
-  const p = parsePredictions(lines.join('\n'), tasks, { mode: 'score' });
+  const p = parsePredictions(keyBuiltPredictions(tasks, retriever), tasks, { mode: 'score' });
   expect(p.ok, p.summary.join('\n')).toBe(true);
   return p;
 }

@@ -4,6 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { AuditService } from '../../../../src/core/audit/service.ts';
 import type { SourceBatchRead } from '../../../../src/core/audit/source-provider.ts';
 import type { SourceSpec } from '../../../../src/core/release/source-spec.ts';
+import { parsePredictions } from '../../../../src/core/scoring/predictions.ts';
+import { parseTasksJsonl } from '../../../../src/core/scoring/scoring-inputs.ts';
+import { keyBuiltPredictions } from '../../../support/key-built.ts';
+import { projectRoot } from '../../../support/shared.ts';
 import { HAND_CORPUS, HAND_DOCS, HAND_TASKS, writeHandRelease } from '../../../fixtures/audit/hand-release.ts';
 
 function filesSpec(root: string): SourceSpec {
@@ -113,5 +117,55 @@ describe('the audit worker engine', () => {
     expect(o.documents.read).toBe(0);
     expect(o.remoteFailures).toMatchObject({ count: 4, gaveUp: true, stopped: false });
     expect(o.remoteFailures!.first).toMatch(/could not reach 127\.0\.0\.1:9/);
+  });
+});
+
+describe('key-reading signals in the audit worker engine (the sample)', () => {
+  const sample = path.join(projectRoot, 'static-data/sample');
+  const tasks = parseTasksJsonl(readFileSync(path.join(sample, 'full/tasks.jsonl'), 'utf8'), 'tasks.jsonl');
+  const bm25Text = readFileSync(path.join(sample, 'submissions/bm25-top-doc-sample/predictions.jsonl'), 'utf8');
+
+  it('flags a predictions file built from the key on every signal beside all three published systems; bm25 on none only the key explains', async () => {
+    const service = new AuditService({ here: 'http://localhost/' });
+    const root = sample.replace(/\/sample$/, '');
+    const files: Array<{ path: string; file: Blob }> = [];
+    const walk = (rel: string) => {
+      for (const name of readdirSync(path.join(root, rel))) {
+        const child = `${rel}/${name}`;
+        if (statSync(path.join(root, child)).isDirectory()) walk(child);
+        else files.push({ path: child, file: new Blob([readFileSync(path.join(root, child))]) });
+      }
+    };
+    walk('sample');
+    const info = await service.open({ kind: 'files', label: 'sample', files });
+    const published = info.submissions.filter((s) => s.split === 'full').map((s) => s.slug);
+    expect(published).toHaveLength(3);
+
+    const bm25 = parsePredictions(bm25Text, tasks, { mode: 'score' });
+    const file = new Blob([keyBuiltPredictions(tasks, bm25)]);
+    const key = await service.keySignals('full', { name: 'from-the-key.jsonl', file });
+    expect(key.signals.map((s) => s.raised)).toEqual([true, true, true, true]);
+    expect(key.published.sort()).toEqual([...published].sort());
+    expect(key.unreadLines).toBe(0);
+    // every task a figure lists comes with its question, for the links
+    for (const s of key.signals)
+      for (const id of s.submission.task_ids)
+        expect(key.tasks[id]?.question).toBe(tasks.find((t) => t.task_id === id)!.question);
+
+    const plain = await service.keySignals('full', { slug: 'bm25-top-doc-sample' });
+    // Nothing only the key explains: no gold cited outside its own retrieved list, no citation set equal to a gold set.
+    const plainBy = new Map(plain.signals.map((s) => [s.id, s]));
+    for (const id of ['gold_cited_not_retrieved', 'citations_equal_gold_set'] as const) {
+      expect(plainBy.get(id)!.raised, id).toBe(false);
+      expect(plainBy.get(id)!.submission.task_ids, id).toEqual([]);
+    }
+    // Its extractive reader copies exact answers from the sample's synthetic documents and its only
+    // rivals are the two controls, which get nothing: those two signals are raised, as signals to review.
+    expect(plain.raised).toBe(2);
+    expect(plain.published).not.toContain('bm25-top-doc-sample');
+    await expect(service.keySignals('full', { slug: 'nobody' })).rejects.toThrow(/not a published system/);
+    await expect(service.keySignals('full', { name: 'empty.jsonl', file: new Blob(['']) })).rejects.toThrow(
+      /no prediction answers a task/,
+    );
   });
 });

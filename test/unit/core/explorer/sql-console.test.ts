@@ -33,7 +33,11 @@ function failure(outcome: ConsoleOutcome): ConsoleFailure {
   return outcome;
 }
 
-describe('the SQL console over the sample release (real DuckDB)', () => {
+// The browser gives the console a database of its own (so that Cancel can end it); both ways hold.
+describe.each([
+  ['on a connection of the release database', false],
+  ['on a database of its own, filled with copies', true],
+])('the SQL console over the sample release (real DuckDB), %s', (_, ownConsole) => {
   let explorer: ReturnType<typeof createExplorerData>;
   let server: Server;
   let requests = 0;
@@ -49,7 +53,7 @@ describe('the SQL console over the sample release (real DuckDB)', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/data.csv`;
-    explorer = createExplorerData(() => startNodeDuckDb(), 'http://localhost/');
+    explorer = createExplorerData(() => startNodeDuckDb({ ownConsole }), 'http://localhost/');
     const files = new FolderSource(sampleDir).list().map((file) => ({
       path: `sample/${file}`,
       file: new Blob([new Uint8Array(readFileSync(path.join(sampleDir, file)))]),
