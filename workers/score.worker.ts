@@ -2,9 +2,10 @@
 import * as Comlink from 'comlink';
 import { IdbJudgeCache } from '../src/adapters/browser/idb-judge-cache.ts';
 import { webLocksCallLock } from '../src/adapters/browser/web-locks.ts';
-import { MemoryJudgeCacheStore, ScoreSession, type JudgeCacheStore } from '../src/core/scoring/session/index.ts';
+import { PairedScoreSession } from '../src/core/analysis/paired-session.ts';
+import { MemoryJudgeCacheStore, type JudgeCacheStore } from '../src/core/scoring/session/index.ts';
 
-/** Validation, judging and scoring off the main thread; the judge cache lives in IndexedDB. */
+/** Validation, judging, scoring and paired comparisons off the main thread; the judge cache lives in IndexedDB. */
 async function openStore(): Promise<JudgeCacheStore> {
   try {
     return await IdbJudgeCache.open();
@@ -14,7 +15,7 @@ async function openStore(): Promise<JudgeCacheStore> {
 }
 
 const lock = webLocksCallLock();
-const session = new ScoreSession(openStore(), { baseHref: self.location.href, ...(lock ? { lock } : {}) });
+const session = new PairedScoreSession(openStore(), { baseHref: self.location.href, ...(lock ? { lock } : {}) });
 
-export type ScoreApi = ScoreSession;
+export type ScoreApi = PairedScoreSession;
 Comlink.expose(session);

@@ -1,7 +1,6 @@
 import { errorMessage } from '../../core/error-message.ts';
 import * as Comlink from 'comlink';
 import type { JudgeProgress } from '../../core/judge/types.ts';
-import type { PairedMetric } from '../../core/analysis/paired-metrics.ts';
 import type { SplitName, SubmissionMetadata } from '../../core/release/types.ts';
 import type { ReportFields } from '../../core/scoring/report-fields.ts';
 import type {
@@ -9,7 +8,6 @@ import type {
   CacheInfo,
   ComparisonView,
   InputsState,
-  PairedOutcome,
   PlanView,
   PredictionSlot,
   ReleaseInfo,
@@ -20,7 +18,6 @@ import type {
 import { clearLiveRun, loadLiveRun, saveLiveRun, type LiveRunRecord } from '../../adapters/browser/idb-live-run.ts';
 import { sourceKey } from '../../core/release/source-spec.ts';
 import { scoreWorker } from '../data/score-client.ts';
-import { AsyncState } from '../lib/async-state.svelte.ts';
 import { judgeSettings } from './score-judge.svelte.ts';
 import { release } from './release.svelte.ts';
 
@@ -58,8 +55,6 @@ class ScoreState {
   running = $state(false);
   paused = $state(false);
   comparison = $state.raw<ComparisonView | undefined>();
-  /** The scored file against a system of the release (the Score view's paired comparison). */
-  readonly paired = new AsyncState<PairedOutcome>();
   /** What scores.json gets for a report field left empty (the CLI's rule: metadata.json, else the split scored). */
   reportDefaults = $state.raw<ReportFields>({});
   /** A live run a reload interrupted: its predictions are kept in this browser, so it can go on. */
@@ -371,11 +366,6 @@ class ScoreState {
 
   async cancel(): Promise<void> {
     await scoreWorker().cancel();
-  }
-
-  /** Compares the primary file with a system of the release, in the score worker (which holds the predictions). */
-  comparePaired(system: string, metric: PairedMetric): Promise<void> {
-    return this.paired.run(() => scoreWorker().paired(system, metric));
   }
 
   scorecard(which: PredictionSlot): ScorecardView | undefined {

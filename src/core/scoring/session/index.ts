@@ -5,7 +5,6 @@ export { MemoryJudgeCacheStore } from './cache-store.ts';
 export type { CacheImportResult, CacheInfo, JudgeCacheStore } from './cache-store.ts';
 export type { LiveJudgeOptions } from './live-judge.ts';
 export type { CachedVerdicts } from './cached-verdicts.ts';
-export type { PairedOutcome } from '../../analysis/paired-submission.ts';
 export type { InputsState, ProfileChoice, ReleaseInfo, TasksChoice } from './score-inputs.ts';
 export type { SourceSpec as ReleaseSourceSpec } from '../../release/source-spec.ts';
 export type {

@@ -4,8 +4,6 @@
  * and here the predictions of the two slots, validation, planning, scoring and the views of
  * the results.
  */
-import { pairedAgainstSystem, type PairedOutcome } from '../../analysis/paired-submission.ts';
-import type { PairedMetric } from '../../analysis/paired-metrics.ts';
 import { errorMessage } from '../../error-message.ts';
 import type { SourceSpec } from '../../release/source-spec.ts';
 import type { JudgeError } from '../../judge/errors.ts';
@@ -99,8 +97,8 @@ function failureCauses(failures: ReadonlyMap<string, JudgeError>): string {
 }
 
 export class ScoreSession {
-  private readonly inputsOf: ScoreInputs;
-  private readonly cache: SessionJudgeCache;
+  protected readonly inputsOf: ScoreInputs;
+  protected readonly cache: SessionJudgeCache;
   private readonly live: LiveJudge;
   private readonly slots: Partial<Record<PredictionSlot, PredictionsState>> = {};
   private readonly store: Promise<JudgeCacheStore>;
@@ -270,7 +268,7 @@ export class ScoreSession {
 
   // ---- planning, judging, scoring ----
 
-  private ready(slot: PredictionSlot): {
+  protected ready(slot: PredictionSlot): {
     tasks: Task[];
     profile: JudgeProfile;
     state: PredictionsState & { result: PredictionsResult };
@@ -430,29 +428,6 @@ export class ScoreSession {
       submissions: this.inputsOf.release?.submissions ?? [],
       slugs,
       ...(taskIds ? { taskIds } : {}),
-    });
-  }
-
-  /**
-   * The primary predictions against a system of the release on one metric, as the CLI's `paired`
-   * compares them (A = this file, B = the system); verdict metrics from the judge cache only.
-   */
-  async paired(system: string, metric: PairedMetric): Promise<PairedOutcome> {
-    let ctx: ReturnType<ScoreSession['ready']>;
-    try {
-      ctx = this.ready('primary');
-    } catch (error) {
-      return { ok: false, why: errorMessage(error) };
-    }
-    const sub = this.inputsOf.release?.submissions.find((s) => s.slug === system);
-    if (sub?.predictionsText === undefined) return { ok: false, why: `the release has no predictions for ${system}` };
-    return pairedAgainstSystem({
-      metric,
-      tasks: ctx.tasks,
-      profile: ctx.profile,
-      submission: ctx.state.result,
-      system: { name: system, predictionsText: sub.predictionsText },
-      lookup: (key) => this.cache.get(key),
     });
   }
 

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { pairedAgainstSystem } from '../../../../src/core/analysis/paired-submission.ts';
 import { parsePredictions } from '../../../../src/core/scoring/predictions.ts';
 import { parseJudgeProfile, parseTasksJsonl } from '../../../../src/core/scoring/scoring-inputs.ts';
-import { MemoryJudgeCacheStore, ScoreSession } from '../../../../src/core/scoring/session/index.ts';
+import { PairedScoreSession } from '../../../../src/core/analysis/paired-session.ts';
+import { MemoryJudgeCacheStore } from '../../../../src/core/scoring/session/index.ts';
 import { cli, SAMPLE_JUDGE_ARGS } from '../../../support/cli.ts';
 import { sampleDir, sampleFiles } from '../scoring/sample-files.ts';
 
@@ -16,8 +17,8 @@ const BM25 = 'bm25-top-doc-sample';
 const submissionDir = (slug: string) => path.join(sampleDir, 'submissions', slug);
 const read = (file: string) => readFileSync(file, 'utf8');
 
-async function sessionWith(slug: string): Promise<ScoreSession> {
-  const session = new ScoreSession(new MemoryJudgeCacheStore(), { baseHref: 'http://localhost/' });
+async function sessionWith(slug: string): Promise<PairedScoreSession> {
+  const session = new PairedScoreSession(new MemoryJudgeCacheStore(), { baseHref: 'http://localhost/' });
   await session.useRelease({ kind: 'files', label: 'sample', files: sampleFiles() });
   expect((await session.useReleaseSubmission('primary', slug)).ok).toBe(true);
   return session;
@@ -81,7 +82,7 @@ describe('a submission against a system of the release (score worker)', () => {
       ok: false,
       why: 'the release has no predictions for no-such-system',
     });
-    const empty = new ScoreSession(new MemoryJudgeCacheStore(), { baseHref: 'http://localhost/' });
+    const empty = new PairedScoreSession(new MemoryJudgeCacheStore(), { baseHref: 'http://localhost/' });
     await empty.useRelease({ kind: 'files', label: 'sample', files: sampleFiles() });
     expect(await empty.paired(BM25, 'recall@20')).toMatchObject({ ok: false, why: /predictions/ });
 
