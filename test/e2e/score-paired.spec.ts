@@ -6,41 +6,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { cli, SAMPLE_JUDGE_ARGS } from '../support/cli.ts';
+import type { PairedResult } from '../../src/core/analysis/paired.ts';
+import { samplePairedJson } from '../support/cli.ts';
 import { downloaded, openScorePage, sampleDir } from './score-support.ts';
 
-interface Figure {
-  type?: string;
-  n: number;
-  a: number;
-  b: number;
-  difference: number;
-  ci95: [number, number];
-  p: number;
-  wins: number;
-  ties: number;
-  losses: number;
-}
-type CliPaired = Figure & { system_a: string; system_b: string; bootstrap: { iterations: number }; perType: Figure[] };
+type CliPaired = PairedResult & { system_a: string; system_b: string };
 
 const BM25 = 'bm25-top-doc-sample';
 
-async function cliPaired(b: string, metric: string): Promise<CliPaired> {
-  const dir = (slug: string) => path.join(sampleDir, 'submissions', slug);
-  const run = await cli([
-    'paired',
-    dir(BM25),
-    dir(b),
-    '--tasks',
-    path.join(sampleDir, 'full/tasks.jsonl'),
-    '--metric',
-    metric,
-    ...SAMPLE_JUDGE_ARGS,
-    '--json',
-  ]);
-  expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as CliPaired;
-}
+const cliPaired = async (b: string, metric: string) => (await samplePairedJson(BM25, b, metric)) as CliPaired;
 
 /** The page's four-decimal writing, with a true minus sign. */
 const f4 = (v: number) => (v < 0 ? '−' : '') + Math.abs(v).toFixed(4);

@@ -10,7 +10,7 @@ import { parsePredictions } from '../../../../src/core/scoring/predictions.ts';
 import { parseJudgeProfile, parseTasksJsonl } from '../../../../src/core/scoring/scoring-inputs.ts';
 import { PairedScoreSession } from '../../../../src/core/analysis/paired-session.ts';
 import { MemoryJudgeCacheStore } from '../../../../src/core/scoring/session/index.ts';
-import { cli, SAMPLE_JUDGE_ARGS } from '../../../support/cli.ts';
+import { samplePairedJson } from '../../../support/cli.ts';
 import { sampleDir, sampleFiles } from '../scoring/sample-files.ts';
 
 const BM25 = 'bm25-top-doc-sample';
@@ -25,19 +25,7 @@ async function sessionWith(slug: string): Promise<PairedScoreSession> {
 }
 
 async function cliPaired(a: string, b: string, metric: string): Promise<Record<string, unknown>> {
-  const run = await cli([
-    'paired',
-    submissionDir(a),
-    submissionDir(b),
-    '--tasks',
-    path.join(sampleDir, 'full/tasks.jsonl'),
-    '--metric',
-    metric,
-    ...SAMPLE_JUDGE_ARGS,
-    '--json',
-  ]);
-  expect(run.code, run.stderr).toBe(0);
-  const { system_a: _a, system_b: _b, ...result } = JSON.parse(run.stdout) as Record<string, unknown>;
+  const { system_a: _a, system_b: _b, ...result } = (await samplePairedJson(a, b, metric)) as Record<string, unknown>;
   return result;
 }
 
