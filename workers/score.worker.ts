@@ -2,9 +2,10 @@
 import * as Comlink from 'comlink';
 import { IdbJudgeCache } from '../src/adapters/browser/idb-judge-cache.ts';
 import { webLocksCallLock } from '../src/adapters/browser/web-locks.ts';
-import { MemoryJudgeCacheStore, ScoreSession, type JudgeCacheStore } from '../src/core/scoring/session/index.ts';
+import { PairedScoreSession } from '../src/core/analysis/paired-session.ts';
+import { MemoryJudgeCacheStore, type JudgeCacheStore } from '../src/core/scoring/session/index.ts';
 
-/** Validation, judging and scoring off the main thread; the judge cache lives in IndexedDB. */
+/** Validation, judging, scoring and paired comparisons off the main thread; the judge cache lives in IndexedDB. */
 async function openStore(): Promise<JudgeCacheStore> {
   try {
     return await IdbJudgeCache.open();
@@ -14,7 +15,7 @@ async function openStore(): Promise<JudgeCacheStore> {
 }
 
 const lock = webLocksCallLock();
-const session = new ScoreSession(openStore(), { baseHref: self.location.href, ...(lock ? { lock } : {}) });
+const session = new PairedScoreSession(openStore(), { baseHref: self.location.href, ...(lock ? { lock } : {}) });
 
 /** The session's methods, named here as every worker names its API. */
 const api = {
@@ -42,6 +43,7 @@ const api = {
   cachedVerdicts: session.cachedVerdicts.bind(session),
   detail: session.detail.bind(session),
   compare: session.compare.bind(session),
+  paired: session.paired.bind(session),
 };
 export type ScoreApi = typeof api;
 Comlink.expose(api);

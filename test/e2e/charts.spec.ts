@@ -1,18 +1,28 @@
 /**
- * The charts (loaded on their own chunks): the paired comparison on the Systems page and the
- * leaderboard's per-type small multiples, at desk and phone widths in both themes, each with its
+ * The charts (loaded on their own chunks): the paired comparison on the Systems page, the
+ * leaderboard's forest plot and per-type small multiples, and a scored file's per-type chart and
+ * paired comparison on the Score page, at desk and phone widths in both themes, each with its
  * numbers in a table beside it, axe clean; screenshots attached to the report.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { audit } from './axe-support.ts';
-import { openApp, sidewaysOverflow } from './ux-support.ts';
+import { openApp, sampleDir, sidewaysOverflow } from './ux-support.ts';
 
+const readJson = (file: string) => JSON.parse(readFileSync(path.join(sampleDir, file), 'utf8')) as unknown;
+const BOARD = readJson('leaderboard.json') as { entries: Array<{ system_name: string }> };
+const BM25_TYPES = Object.keys(
+  (readJson('submissions/bm25-top-doc-sample/scores.json') as { per_type: object }).per_type,
+);
 const PAIR = '?view=systems&pa=bm25-top-doc-sample&pb=closed-book-sample-control&pm=recall%405';
 
 for (const scheme of ['light', 'dark'] as const)
   for (const width of [1440, 390])
-    test(`paired comparison and leaderboard multiples at ${width} px, ${scheme} theme`, async ({ page }, info) => {
-      test.setTimeout(180_000);
+    test(`paired comparison, leaderboard forest plot and multiples, score charts at ${width} px, ${scheme} theme`, async ({
+      page,
+    }, info) => {
+      test.setTimeout(240_000);
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width, height: 900 });
       await openApp(page, PAIR);
@@ -32,6 +42,21 @@ for (const scheme of ['light', 'dark'] as const)
       const problems = await audit(page, `systems (paired, ${width} px, ${scheme})`);
 
       await page.goto('/?view=leaderboard');
+      // The forest plot: each system's headline with its interval, in the table's order, controls hollow and named.
+      const forest = page.getByTestId('board-forest');
+      const chart = forest.getByTestId('board-forest-chart');
+      await expect(chart.locator('circle')).toHaveCount(BOARD.entries.length);
+      await expect(chart.locator('circle.muted')).toHaveCount(
+        BOARD.entries.filter((e) => e.system_name.includes('control')).length,
+      );
+      // each interval: a bar and its two ends
+      await expect(chart.locator('line.whisker')).toHaveCount(3 * BOARD.entries.length);
+      await expect(chart).toHaveAttribute(
+        'aria-label',
+        /always-refuse sample control: 0\.\d{3} \(95% CI 0\.\d{3} to 0\.\d{3}\)/,
+      );
+      await expect(chart).toContainText('closed-book sample control');
+      await info.attach(`forest-${width}-${scheme}.png`, { body: await forest.screenshot(), contentType: 'image/png' });
       const multiples = page.getByTestId('board-multiples');
       await expect(multiples.getByTestId('board-multiple-single_hop')).toBeVisible();
       // One point per system that reports the type; the controls named as such.
@@ -43,7 +68,28 @@ for (const scheme of ['light', 'dark'] as const)
         body: await multiples.screenshot(),
         contentType: 'image/png',
       });
-      problems.push(...(await audit(page, `leaderboard (multiples, ${width} px, ${scheme})`)));
+      problems.push(...(await audit(page, `leaderboard (forest plot, multiples, ${width} px, ${scheme})`)));
+
+      // The Score page: a scored file's per-type chart (headline + six types) and its paired comparison.
+      await page.goto('/?view=score&cs=closed-book-sample-control&cm=recall%405');
+      await page.getByTestId('release-submission').selectOption('bm25-top-doc-sample');
+      await expect(page.getByTestId('judge-uncached')).toHaveText('0');
+      await page.getByTestId('score-run').click();
+      const types = page.getByTestId('score-type-chart');
+      await expect(types.locator('circle')).toHaveCount(1 + BM25_TYPES.length);
+      await expect(types).toContainText('false_premise');
+      await info.attach(`score-types-${width}-${scheme}.png`, {
+        body: await types.screenshot(),
+        contentType: 'image/png',
+      });
+      const paired = page.getByTestId('score-paired');
+      await expect(paired.getByTestId('paired-chart').locator('circle')).toHaveCount(5);
+      expect(await sidewaysOverflow(page)).toBe(0);
+      await info.attach(`score-paired-${width}-${scheme}.png`, {
+        body: await paired.screenshot(),
+        contentType: 'image/png',
+      });
+      problems.push(...(await audit(page, `score (per-type chart, paired, ${width} px, ${scheme})`)));
       expect(problems).toEqual([]);
     });
 

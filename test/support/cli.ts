@@ -102,3 +102,21 @@ export const SAMPLE_JUDGE_ARGS: readonly string[] = [
   '--judge-cache',
   path.join(sampleRelease, 'judge-cache.json'),
 ];
+
+/** `paired <a> <b> --json` on two of the sample's submissions (by slug) over its full split, parsed. */
+export async function samplePairedJson(a: string, b: string, metric: string): Promise<unknown> {
+  const dir = (slug: string) => path.join(sampleRelease, 'submissions', slug);
+  const run = await cli([
+    'paired',
+    dir(a),
+    dir(b),
+    '--tasks',
+    path.join(sampleRelease, 'full/tasks.jsonl'),
+    '--metric',
+    metric,
+    ...SAMPLE_JUDGE_ARGS,
+    '--json',
+  ]);
+  if (run.code !== 0) throw new Error(`paired exited with ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as unknown;
+}

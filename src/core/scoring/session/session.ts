@@ -87,8 +87,8 @@ function failureCauses(failures: ReadonlyMap<string, JudgeError>): string {
 }
 
 export class ScoreSession {
-  private readonly inputsOf: ScoreInputs;
-  private readonly cache: SessionJudgeCache;
+  protected readonly inputsOf: ScoreInputs;
+  protected readonly cache: SessionJudgeCache;
   private readonly live: LiveJudge;
   private readonly slots: Partial<Record<PredictionSlot, PredictionsState>> = {};
   private readonly store: Promise<JudgeCacheStore>;
@@ -260,7 +260,7 @@ export class ScoreSession {
 
   // ---- planning, judging, scoring ----
 
-  private ready(slot: PredictionSlot): {
+  protected ready(slot: PredictionSlot): {
     tasks: Task[];
     profile: JudgeProfile;
     state: PredictionsState & { result: PredictionsResult };
