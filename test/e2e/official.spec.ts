@@ -101,6 +101,31 @@ test.describe('the official release from the repository (localhost mirror)', () 
     expect(new Set(mirror.log.map((r) => r.path)).size).toBe(mirror.log.length);
   });
 
+  test('says which leaderboard entries have no submission folder: in the file list, the Systems and the Leaderboard views', async ({
+    page,
+    context,
+  }) => {
+    await routeGitHubTo(context, mirror);
+    // The five entries ../shared's v1.0 holds no folder of (it has bm25-reference and dense-reference).
+    const absent = ['agentic-sonnet-5', 'hybrid', 'agentic-opus-4-8', 'closed_book', 'parametric'];
+    const named = (where: ReturnType<typeof page.getByTestId>) =>
+      expect(where.getByTestId('unsubmitted-entry')).toHaveText(
+        absent.map((n) => `${n} (reference) (submissions/${n.replace('_', '-')}-reference/)`),
+      );
+    await page.goto(`/?release=${entry.id}&view=systems`);
+    const systems = page.getByTestId('systems-view');
+    await named(systems);
+    await expect(systems.getByTestId('unsubmitted')).toContainText('5 leaderboard entries without a submission');
+    await page.getByTestId('release-files').locator('summary').click();
+    await named(page.getByTestId('release-files'));
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('link', { name: 'Leaderboard', exact: true })
+      .click();
+    await expect(page).toHaveURL(/view=leaderboard/);
+    await named(page.getByTestId('leaderboard'));
+  });
+
   test('reload keeps it, and a v1.0 task permalink opened fresh reaches the task', async ({ page, context }) => {
     await routeGitHubTo(context, mirror);
     const task = firstLine<{ task_id: string; question: string; answer: string | null }>(
