@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { startRepositoryMirror, type RepositoryMirror } from '../support/repository-mirror.ts';
+import { audit } from './axe-support.ts';
 import { hasShared, projectRoot, SKIP_NO_SHARED, v10Dir } from './support.ts';
 
 interface Entry {
@@ -124,6 +125,16 @@ test.describe('the official release from the repository (localhost mirror)', () 
       .click();
     await expect(page).toHaveURL(/view=leaderboard/);
     await named(page.getByTestId('leaderboard'));
+    // Readable and axe clean in both themes, at desktop and phone widths.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await expect(page.getByTestId('leaderboard').getByTestId('unsubmitted')).toBeVisible();
+        expect(await audit(page, `leaderboard ${width} px ${colorScheme}`)).toEqual([]);
+        await page.screenshot({ path: `/tmp/official-unsubmitted-${width}-${colorScheme}.png` });
+      }
+    }
   });
 
   test('reload keeps it, and a v1.0 task permalink opened fresh reaches the task', async ({ page, context }) => {
