@@ -65,46 +65,33 @@ test.beforeAll(() => {
   expect(docs.byteLength - changedAt).toBeLessThan(16 * 1024);
 });
 
-test.describe('with block pins in release.json', () => {
-  test('an intact copy: the embed shows the task and passes its block checks', async ({ page }) => {
-    const host = await startStaticServer(servedCopy({ blockPins: true, intact: true }));
-    try {
-      await page.goto(embedOf(host.url));
-      await expect(page.getByTestId('task-question')).toHaveText(task.question);
-      await expect(page.getByTestId('embed')).toHaveAttribute('data-pin-check', 'done');
-      await expect(page.getByTestId('embed-error')).toHaveCount(0);
-    } finally {
-      await host.close();
-    }
-  });
-
-  test('a changed byte: the embed is refused naming the block, the full task page naming the file pin', async ({
-    page,
-  }) => {
-    const host = await startStaticServer(servedCopy({ blockPins: true }));
-    try {
-      await page.goto(embedOf(host.url));
-      await expect(page.getByTestId('embed-error')).toContainText(BLOCK);
-      await expect(page.getByTestId('task-question')).toHaveCount(0);
-      await fullPageRefused(page, host.url);
-    } finally {
-      await host.close();
-    }
-  });
+test('with block pins, an intact copy: the embed shows the task and passes its block checks', async ({ page }) => {
+  const host = await startStaticServer(servedCopy({ blockPins: true, intact: true }));
+  try {
+    await page.goto(embedOf(host.url));
+    await expect(page.getByTestId('task-question')).toHaveText(task.question);
+    await expect(page.getByTestId('embed')).toHaveAttribute('data-pin-check', 'done');
+    await expect(page.getByTestId('embed-error')).toHaveCount(0);
+  } finally {
+    await host.close();
+  }
 });
 
-test.describe('without block pins (an older release)', () => {
-  test('a changed byte: the embed and the full task page are both refused by the whole-file check', async ({
-    page,
-  }) => {
-    const host = await startStaticServer(servedCopy({ blockPins: false }));
+for (const { blockPins, embedRefusal, how } of [
+  { blockPins: true, embedRefusal: BLOCK, how: 'the embed naming the block, the full task page the file pin' },
+  { blockPins: false, embedRefusal: WHOLE_FILE, how: 'both by the whole-file check (an older release)' },
+]) {
+  test(`${blockPins ? 'with' : 'without'} block pins, a changed byte is refused: ${how}`, async ({ page }) => {
+    const host = await startStaticServer(servedCopy({ blockPins }));
     try {
-      await page.goto(embedOf(host.url));
-      await expect(page.getByTestId('embed-error')).toContainText(WHOLE_FILE);
-      await expect(page.getByTestId('task-question')).toHaveCount(0);
-      await fullPageRefused(page, host.url);
+      await test.step('the task embed', async () => {
+        await page.goto(embedOf(host.url));
+        await expect(page.getByTestId('embed-error')).toContainText(embedRefusal);
+        await expect(page.getByTestId('task-question')).toHaveCount(0);
+      });
+      await test.step('the full task page', () => fullPageRefused(page, host.url));
     } finally {
       await host.close();
     }
   });
-});
+}
