@@ -3,13 +3,14 @@
  * it (precompressed files, long cache lifetimes, the service worker), beside the figures recorded
  * for the same measures at the last landed build before this bench lost its second design
  * (3a68424, headless shell, 5 runs; the engines-first design of before issue 12 is no longer
- * shipped: its figures are in that session's closing note).
+ * shipped: its figures are in that session's closing note). The embeds' figures once idle and
+ * the leaderboard embed's are those of ad86f3a, the build before issue 21 (this bench, 3 runs).
  *
  * Prints bytes (exact: response bodies as sent, counted by the server, for the requests that
  * arrived before the view was on screen) and times (navigation to the element in the page;
  * median and range of the runs). Embeds (one task, five tasks, the leaderboard) are also counted
- * once idle: every embed's pin check has run and passed, and the server has gone quiet. Needs a build: `npx vite build`, then
- * `npx tsx test/bench/delivery.bench.ts [--runs 3]`.
+ * once idle: every embed's pin check has run and passed, and the server has gone quiet.
+ * Needs a build: `npx vite build`, then `npx tsx test/bench/delivery.bench.ts [--runs 3]`.
  */
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -171,17 +172,22 @@ async function main(): Promise<void> {
     'one embedded task: bytes once idle (integrity included)',
     '< 300 KB',
     'bytes',
-    '231 KB (e7590b4)',
+    '1,308,968 B (ad86f3a)',
   );
   const fiveTotal = row(
     'five embedded tasks: bytes once idle (integrity included)',
     '< 600 KB',
     'bytes',
-    '445 KB (e7590b4)',
+    '1,391,755 B (ad86f3a)',
   );
-  const boardBytes = row('embedded leaderboard: bytes', 'unchanged or lighter', 'bytes');
+  const boardBytes = row('embedded leaderboard: bytes', 'unchanged or lighter', 'bytes', '103,773 B (ad86f3a)');
   const boardMs = row('embedded leaderboard: visible', '', 'ms');
-  const boardTotal = row('embedded leaderboard: bytes once idle (integrity included)', '', 'bytes');
+  const boardTotal = row(
+    'embedded leaderboard: bytes once idle (integrity included)',
+    '',
+    'bytes',
+    '103,773 B (ad86f3a)',
+  );
   const taskBytes = row('task page: gold documents + BM25 ranking: bytes', '', 'bytes', '746,635 B');
   const taskMs = row('task page: gold documents + BM25 ranking: visible', '< 1 s', 'ms', '578 ms (475–767)');
   const ortBytes = row('onnxruntime wasm downloaded by a task page (no dense asked)', 'never', 'bytes', 'no');
@@ -274,7 +280,7 @@ function cell(row: Row): string {
 }
 
 function print(rows: Row[]): void {
-  const header = ['measure', 'this build', 'at 3a68424 (recorded)', 'goal'];
+  const header = ['measure', 'this build', 'recorded (at 3a68424 unless named)', 'goal'];
   const table = rows.map((r) => [r.label, cell(r), r.recorded, r.goal]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
