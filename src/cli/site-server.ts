@@ -15,6 +15,8 @@ export interface SiteServerOptions {
   host?: string;
   /** False serves every file as it is (the design before issue 12, for the bench's comparison). */
   precompressed?: boolean;
+  /** The URL path the site is served under, e.g. '/explorer/' as on a project site (default '/'). */
+  base?: string;
   /** Extra folders, e.g. a release at /bench/v1.0/ (mounted before the site). */
   mounts?: Array<{ prefix: string; root: string }>;
   onServed?: (entry: ServedEntry) => void;
@@ -29,6 +31,7 @@ export interface SiteServer {
 export async function startSiteServer(options: SiteServerOptions): Promise<SiteServer> {
   const root = path.resolve(options.root);
   const precompressed = options.precompressed ?? true;
+  const base = siteBase(options.base);
   const server = createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.statusCode = 405;
@@ -37,16 +40,26 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
       return;
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
+    // The base without its slash is the site too, as static hosts answer it.
+    if (`${url.pathname}/` === base) {
+      res.writeHead(301, { Location: `${base}${url.search}` }).end();
+      return;
+    }
     if (url.pathname.endsWith('/')) req.url = `${url.pathname}index.html${url.search}`;
     for (const mount of options.mounts ?? []) {
       if (serveStatic(mount.root, mount.prefix, req, res, { precompressed, onServed: options.onServed })) return;
     }
-    serveStatic(root, '/', req, res, {
+    // Headers are chosen by the path below the base (the embed page, the workers), wherever the site sits.
+    const site = serveStatic(root, base, req, res, {
       precompressed,
       cacheControl: precompressed ? cacheLifetime : () => 'no-cache',
       headers: siteHeaders,
       onServed: options.onServed,
     });
+    if (!site) {
+      res.statusCode = 404;
+      res.end(`not found: the site is served under ${base}`);
+    }
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -55,7 +68,7 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${options.host ?? 'localhost'}:${port}/`,
+    url: `http://${options.host ?? 'localhost'}:${port}${base}`,
     server,
     close: () =>
       new Promise((resolve) => {
@@ -63,4 +76,11 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
         server.close(() => resolve());
       }),
   };
+}
+
+/** A URL path with one leading and one trailing slash ('explorer' and '/explorer' give '/explorer/'). */
+export function siteBase(base = '/'): string {
+  const inner = base.replace(/^\/+|\/+$/g, '');
+  if (/[?#\\]|(^|\/)\.\.?(\/|$)/.test(inner)) throw new Error(`not a URL path to serve the site under: ${base}`);
+  return inner ? `/${inner}/` : '/';
 }

@@ -15,6 +15,8 @@ const site = await startSiteServer({
   root: 'dist',
   port: Number(process.env.PORT ?? 4173),
   host: process.env.HOST ?? 'localhost',
+  // BASE_PATH=/explorer/ serves the site as a project site sits, to try it there before publishing.
+  base: process.env.BASE_PATH ?? '/',
 });
 stopWithParent(() => site.close());
 log(`\nEpstein Bench Explorer is running at ${site.url}\n(Ctrl+C to stop)`);

@@ -3,12 +3,14 @@
  * it (precompressed files, long cache lifetimes, the service worker), beside the figures recorded
  * for the same measures at the last landed build before this bench lost its second design
  * (3a68424, headless shell, 5 runs; the engines-first design of before issue 12 is no longer
- * shipped: its figures are in that session's closing note).
+ * shipped: its figures are in that session's closing note). The embeds' figures once idle and
+ * the leaderboard embed's are those of ad86f3a, the build before issue 21 (this bench, 3 runs).
  *
  * Prints bytes (exact: response bodies as sent, counted by the server, for the requests that
  * arrived before the view was on screen) and times (navigation to the element in the page;
- * median and range of the runs). Needs a build: `npx vite build`, then
- * `npx tsx test/bench/delivery.bench.ts [--runs 3]`.
+ * median and range of the runs). Embeds (one task, five tasks, the leaderboard) are also counted
+ * once idle: every embed's pin check has run and passed, and the server has gone quiet.
+ * Needs a build: `npx vite build`, then `npx tsx test/bench/delivery.bench.ts [--runs 3]`.
  */
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -34,6 +36,10 @@ const MARKS = {
   gold: '[data-testid="gold-doc"]',
   goldText: '[data-testid="gold-doc"] [data-testid="doc-text"]',
   bm25: '[data-testid="task-rankings"] [data-testid="results-bm25"] [data-testid="result-row"]',
+  board: '[data-testid="board-row"]',
+  /** An embed whose pin check has run (or that had none to run). */
+  checked: '[data-testid="embed"][data-pin-check="done"]',
+  embedError: '[data-testid="embed-error"]',
 };
 
 interface Sample {
@@ -75,6 +81,18 @@ async function settle(site: MeasuredServer, quietMs = 1500, maxMs = 120_000): Pr
   }
 }
 
+/**
+ * The bytes a page of `frames` embeds has cost once every embed's pin check has run and the
+ * server is idle; throws when an embed shows an error (a figure of a refused embed means nothing).
+ */
+async function onceChecked(page: Page, site: MeasuredServer, frames: number): Promise<Sample> {
+  await waitVisible(page, 'checked', frames);
+  await settle(site);
+  const failed = await Promise.all(page.frames().map((f) => f.locator(MARKS.embedError).count()));
+  if (failed.some((n) => n > 0)) throw new Error('an embed shows an error: its figures would not be a delivery');
+  return { bytes: site.bytesUntil(Date.now()), ms: 0 };
+}
+
 async function measure(page: Page, site: MeasuredServer, url: string, marks: string[], frames = 1): Promise<Sample> {
   site.reset();
   const start = Date.now();
@@ -101,11 +119,13 @@ async function startSite(): Promise<{ site: MeasuredServer; v10: boolean }> {
   return { site, v10 };
 }
 
-function hostPage(site: string, taskIds: string[]): string {
+const taskEmbed = (id: string) => `<epstein-bench-task task-id="${id}" split="full"></epstein-bench-task>`;
+const LEADERBOARD_EMBED = '<epstein-bench-embed view="leaderboard"></epstein-bench-embed>';
+
+/** A host page on its own folder with these embed elements, text between them. */
+function hostPage(site: string, embeds: readonly string[]): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-delivery-host-'));
-  const elements = taskIds
-    .map((id) => `<epstein-bench-task task-id="${id}" split="full"></epstein-bench-task><p>Text between embeds.</p>`)
-    .join('\n');
+  const elements = embeds.map((e) => `${e}<p>Text between embeds.</p>`).join('\n');
   writeFileSync(
     path.join(dir, 'page.html'),
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Embeds</title></head><body>
@@ -147,9 +167,27 @@ async function main(): Promise<void> {
   const oneMs = row('one embedded task: visible', '< 0.8 s', 'ms', '358 ms (279–429)');
   const fiveBytes = row('five embedded tasks: bytes', '< 1 MB', 'bytes', '260,200 B (244–281 KB)');
   const fiveMs = row('five embedded tasks: visible', '', 'ms');
-  // What the page costs in all, once idle (the pin check of what it read included).
-  const oneTotal = row('one embedded task: bytes once idle (pin check included)', '', 'bytes');
-  const fiveTotal = row('five embedded tasks: bytes once idle (pin check included)', '', 'bytes');
+  // What the page costs in all, once idle: every embed's pin check has run and passed.
+  const oneTotal = row(
+    'one embedded task: bytes once idle (integrity included)',
+    '< 300 KB',
+    'bytes',
+    '1,308,968 B (ad86f3a)',
+  );
+  const fiveTotal = row(
+    'five embedded tasks: bytes once idle (integrity included)',
+    '< 600 KB',
+    'bytes',
+    '1,391,755 B (ad86f3a)',
+  );
+  const boardBytes = row('embedded leaderboard: bytes', 'unchanged or lighter', 'bytes', '103,773 B (ad86f3a)');
+  const boardMs = row('embedded leaderboard: visible', '', 'ms');
+  const boardTotal = row(
+    'embedded leaderboard: bytes once idle (integrity included)',
+    '',
+    'bytes',
+    '103,773 B (ad86f3a)',
+  );
   const taskBytes = row('task page: gold documents + BM25 ranking: bytes', '', 'bytes', '746,635 B');
   const taskMs = row('task page: gold documents + BM25 ranking: visible', '< 1 s', 'ms', '578 ms (475–767)');
   const ortBytes = row('onnxruntime wasm downloaded by a task page (no dense asked)', 'never', 'bytes', 'no');
@@ -185,23 +223,20 @@ async function main(): Promise<void> {
         await ctx.close();
       }
 
-      // Embeds: a host page on another origin with one, then five tasks (cold each time).
-      for (const [n, bytesRow, msRow, totalRow] of [
-        [1, oneBytes, oneMs, oneTotal],
-        [5, fiveBytes, fiveMs, fiveTotal],
+      // Embeds: a host page on another origin with one task, five tasks, the leaderboard (cold each time).
+      const taskEmbeds = (n: number) => tasks.slice(0, n).map((t) => taskEmbed(t.task_id));
+      for (const [embeds, mark, bytesRow, msRow, totalRow] of [
+        [taskEmbeds(1), 'gold', oneBytes, oneMs, oneTotal],
+        [taskEmbeds(5), 'gold', fiveBytes, fiveMs, fiveTotal],
+        [[LEADERBOARD_EMBED], 'board', boardBytes, boardMs, boardTotal],
       ] as const) {
-        const dir = hostPage(
-          site.url,
-          tasks.slice(0, n).map((t) => t.task_id),
-        );
-        const host = await startStaticServer(dir);
+        const host = await startStaticServer(hostPage(site.url, embeds));
         const ctx = await newContext(browser);
         const p = await ctx.newPage();
-        const s = await measure(p, site, `${host.url}page.html`, ['gold'], n);
+        const s = await measure(p, site, `${host.url}page.html`, [mark], embeds.length);
         bytesRow.values.push(s);
         msRow.values.push(s);
-        await settle(site);
-        totalRow.values.push({ bytes: site.bytesUntil(Date.now()), ms: 0 });
+        totalRow.values.push(await onceChecked(p, site, embeds.length));
         await ctx.close();
         await host.close();
       }
@@ -245,7 +280,7 @@ function cell(row: Row): string {
 }
 
 function print(rows: Row[]): void {
-  const header = ['measure', 'this build', 'at 3a68424 (recorded)', 'goal'];
+  const header = ['measure', 'this build', 'recorded (at 3a68424 unless named)', 'goal'];
   const table = rows.map((r) => [r.label, cell(r), r.recorded, r.goal]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');

@@ -36,63 +36,80 @@ test.describe('spot-check', () => {
     page,
     browser,
   }) => {
-    await page.goto('/?view=spotcheck&size=5&seed=7');
-    await expect(page.getByTestId('spot-task')).toBeVisible();
-    await expect(page.getByTestId('spot-position')).toHaveText('task 1 of 5');
-    await page.getByTestId('spot-reviewer').fill('ann');
-    await page.getByTestId('spot-reviewer').press('Enter');
+    await test.step('a sample of five, the reviewer named', async () => {
+      await page.goto('/?view=spotcheck&size=5&seed=7');
+      await expect(page.getByTestId('spot-task')).toBeVisible();
+      await expect(page.getByTestId('spot-position')).toHaveText('task 1 of 5');
+      await page.getByTestId('spot-reviewer').fill('ann');
+      await page.getByTestId('spot-reviewer').press('Enter');
+    });
 
     const seen: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      await expect(page.getByTestId('spot-position')).toHaveText(`task ${i + 1} of 5`);
-      const id = await page.getByTestId('spot-task').getAttribute('data-task-id');
-      seen.push(id!);
-      const open = await page.locator('[data-testid^="spot-q-"]:not(.na)').count();
-      // "no" to the first question on tasks 1 and 3, "unsure" to the second question of task 2, "yes" otherwise
-      for (let q = 0; q < open; q++) {
-        const key = q === 0 && (i === 0 || i === 2) ? 'n' : q === 1 && i === 1 ? 'u' : 'y';
-        await page.keyboard.press(key);
-        if (q < open - 1)
-          await expect(page.locator('[data-testid^="spot-q-"]:not(.na)').nth(q)).not.toHaveAttribute('data-value', '');
+    let before: string[] = [];
+    let exported = '';
+    await test.step('five tasks labelled by keyboard', async () => {
+      for (let i = 0; i < 5; i++) {
+        await expect(page.getByTestId('spot-position')).toHaveText(`task ${i + 1} of 5`);
+        const id = await page.getByTestId('spot-task').getAttribute('data-task-id');
+        seen.push(id!);
+        const open = await page.locator('[data-testid^="spot-q-"]:not(.na)').count();
+        // "no" to the first question on tasks 1 and 3, "unsure" to the second question of task 2, "yes" otherwise
+        for (let q = 0; q < open; q++) {
+          const key = q === 0 && (i === 0 || i === 2) ? 'n' : q === 1 && i === 1 ? 'u' : 'y';
+          await page.keyboard.press(key);
+          if (q < open - 1)
+            await expect(page.locator('[data-testid^="spot-q-"]:not(.na)').nth(q)).not.toHaveAttribute(
+              'data-value',
+              '',
+            );
+        }
       }
-    }
-    await expect(page.getByTestId('spot-progress')).toHaveText('5 of 5 labelled by ann');
-    expect(new Set(seen).size).toBe(5);
-
-    const w = wilson(2, 5)!;
-    const standalone = `standalone: 40.0% (2/5) | ${pctText(w[0])} – ${pctText(w[1])}`;
-    await expect(page.getByTestId('spot-rate-standalone')).toContainText('40.0% (2/5)');
-    const before = await rates(page);
-    expect(before[0]).toBe(standalone);
-    expect(before[1]).toMatch(/^answer_right: 0\.0% \(0\/4\) \| 0\.0% – 49\.0%$/);
-
-    await page.reload();
-    await expect(page.getByTestId('spot-progress')).toHaveText('5 of 5 labelled by ann');
-    expect(await rates(page)).toEqual(before);
-
-    const exported = (await downloaded(page, 'spot-export')).toString('utf8');
-    const parsed = parseLabelsJsonl(exported);
-    expect(parsed.issues).toEqual([]);
-    expect(parsed.labels).toHaveLength(5);
-    expect(new Set(parsed.labels.map((l) => l.task_id))).toEqual(new Set(seen));
-    expect(parsed.labels.every((l) => l.release_id === 'sample' && l.dataset_version === 'v1.0-sample')).toBe(true);
-    expect(parsed.labels.every((l) => l.reviewer === 'ann' && l.sample.seed === 7 && l.sample.size === 5)).toBe(true);
-    // the figures of the exported file, computed in Node, are the page's
-    expect(spotCheckStats(parsed.labels).questions[0]).toMatchObject({ answered: 5, errors: 2 });
-
-    const fresh = await browser.newContext();
-    const other = await fresh.newPage();
-    await other.goto('/?view=spotcheck&size=5&seed=7');
-    await expect(other.getByTestId('spot-task')).toBeVisible();
-    await expect(other.getByTestId('spot-rate-standalone').getByTestId('rate')).toHaveText('—');
-    await other.getByTestId('spot-import').setInputFiles({
-      name: 'labels.jsonl',
-      mimeType: 'application/x-ndjson',
-      buffer: Buffer.from(exported, 'utf8'),
+      await expect(page.getByTestId('spot-progress')).toHaveText('5 of 5 labelled by ann');
+      expect(new Set(seen).size).toBe(5);
     });
-    await expect(other.getByTestId('spot-message')).toContainText('Merged 5 label(s) of 1 reviewer(s) (ann)');
-    expect(await rates(other)).toEqual(before);
-    await fresh.close();
+
+    await test.step('the error rates with their intervals', async () => {
+      const w = wilson(2, 5)!;
+      const standalone = `standalone: 40.0% (2/5) | ${pctText(w[0])} – ${pctText(w[1])}`;
+      await expect(page.getByTestId('spot-rate-standalone')).toContainText('40.0% (2/5)');
+      before = await rates(page);
+      expect(before[0]).toBe(standalone);
+      expect(before[1]).toMatch(/^answer_right: 0\.0% \(0\/4\) \| 0\.0% – 49\.0%$/);
+    });
+
+    await test.step('a reload keeps the labels and the rates', async () => {
+      await page.reload();
+      await expect(page.getByTestId('spot-progress')).toHaveText('5 of 5 labelled by ann');
+      expect(await rates(page)).toEqual(before);
+    });
+
+    await test.step('the export holds the five labels and the same figures', async () => {
+      exported = (await downloaded(page, 'spot-export')).toString('utf8');
+      const parsed = parseLabelsJsonl(exported);
+      expect(parsed.issues).toEqual([]);
+      expect(parsed.labels).toHaveLength(5);
+      expect(new Set(parsed.labels.map((l) => l.task_id))).toEqual(new Set(seen));
+      expect(parsed.labels.every((l) => l.release_id === 'sample' && l.dataset_version === 'v1.0-sample')).toBe(true);
+      expect(parsed.labels.every((l) => l.reviewer === 'ann' && l.sample.seed === 7 && l.sample.size === 5)).toBe(true);
+      // the figures of the exported file, computed in Node, are the page's
+      expect(spotCheckStats(parsed.labels).questions[0]).toMatchObject({ answered: 5, errors: 2 });
+    });
+
+    await test.step('imported into a fresh profile: the same rates', async () => {
+      const fresh = await browser.newContext();
+      const other = await fresh.newPage();
+      await other.goto('/?view=spotcheck&size=5&seed=7');
+      await expect(other.getByTestId('spot-task')).toBeVisible();
+      await expect(other.getByTestId('spot-rate-standalone').getByTestId('rate')).toHaveText('—');
+      await other.getByTestId('spot-import').setInputFiles({
+        name: 'labels.jsonl',
+        mimeType: 'application/x-ndjson',
+        buffer: Buffer.from(exported, 'utf8'),
+      });
+      await expect(other.getByTestId('spot-message')).toContainText('Merged 5 label(s) of 1 reviewer(s) (ann)');
+      expect(await rates(other)).toEqual(before);
+      await fresh.close();
+    });
   });
 });
 
@@ -100,112 +117,128 @@ test.describe('gold appeals', () => {
   test('file an appeal from a document page, see it counted in the task list, export it', async ({ page }) => {
     const taskId = 'a540f015-d0b6-427c-902b-d668ba98a7d2';
     const passage = 'aboard aircraft QX-XZZ on 19 August 2010';
-    await page.goto(`/?view=doc&doc=SMPL00002558&hl=${encodeURIComponent(passage)}`);
-    // the judges' excerpt is marked where Python's text[:2500] ends
-    await expect(page.getByTestId('excerpt-end')).toContainText('judge excerpt ends (first 2,500 characters)');
-    await page.getByTestId('appeal-form').locator('summary').click();
-    await page.getByTestId('appeal-task-search').fill('Clementine Ostrowe 2010');
-    await page
-      .getByTestId('appeal-matches')
-      .getByRole('button', { name: /Clementine Ostrowe.*2010/ })
-      .first()
-      .click();
-    await expect(page.getByTestId('appeal-task')).toContainText('Clementine Ostrowe');
-    // select the highlighted passage in the text and take it
-    await page
-      .getByTestId('highlight')
-      .first()
-      .evaluate((el) => {
-        const range = document.createRange();
-        range.selectNodeContents(el);
-        const sel = window.getSelection()!;
-        sel.removeAllRanges();
-        sel.addRange(range);
-      });
-    await page.getByTestId('appeal-use-selection').click();
-    await expect(page.getByTestId('appeal-passage')).toHaveValue(passage);
-    await page.getByTestId('appeal-note').fill('Item 6: the deposition names the flight, past the excerpt.');
-    await page.getByTestId('appeal-reviewer').fill('ann');
-    await page.getByTestId('appeal-reviewer').press('Tab');
-    await page.getByTestId('appeal-file').click();
-    await expect(page.getByTestId('appeal-filed')).toBeVisible();
-    await expect(page.getByTestId('appeal-count')).toHaveText('1 appeal filed for this document.');
-
-    await page.goto(`/?q=${taskId}`);
-    await expect(page.getByTestId('task-row')).toHaveCount(1);
-    await expect(page.getByTestId('task-appeals')).toHaveText('⚑1');
-
-    await page.goto('/?view=audit&tab=appeals');
-    await expect(page.getByTestId('appeal-row')).toHaveCount(1);
-    await expect(page.getByTestId('rule-appeals')).toContainText('gold_docs');
-    const text = (await downloaded(page, 'appeals-export')).toString('utf8');
-    const { appeals, issues } = parseAppealsJsonl(text);
-    expect(issues).toEqual([]);
-    expect(appeals).toHaveLength(1);
-    expect(appeals[0]).toMatchObject({
-      format: 'epstein-bench-appeal/1',
-      release_id: 'sample',
-      dataset_version: 'v1.0-sample',
-      split: 'full',
-      task_id: taskId,
-      item: null,
-      doc_id: 'SMPL00002558',
-      passage,
-      reviewer: 'ann',
+    await test.step("the document shows where the judges' excerpt ends", async () => {
+      await page.goto(`/?view=doc&doc=SMPL00002558&hl=${encodeURIComponent(passage)}`);
+      // the judges' excerpt is marked where Python's text[:2500] ends
+      await expect(page.getByTestId('excerpt-end')).toContainText('judge excerpt ends (first 2,500 characters)');
     });
-    // the passage lies past the judges' excerpt
-    expect(appeals[0]!.passage_start).toBeGreaterThan(2500);
+    await test.step('an appeal filed with the selected passage', async () => {
+      await page.getByTestId('appeal-form').locator('summary').click();
+      await page.getByTestId('appeal-task-search').fill('Clementine Ostrowe 2010');
+      await page
+        .getByTestId('appeal-matches')
+        .getByRole('button', { name: /Clementine Ostrowe.*2010/ })
+        .first()
+        .click();
+      await expect(page.getByTestId('appeal-task')).toContainText('Clementine Ostrowe');
+      // select the highlighted passage in the text and take it
+      await page
+        .getByTestId('highlight')
+        .first()
+        .evaluate((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          const sel = window.getSelection()!;
+          sel.removeAllRanges();
+          sel.addRange(range);
+        });
+      await page.getByTestId('appeal-use-selection').click();
+      await expect(page.getByTestId('appeal-passage')).toHaveValue(passage);
+      await page.getByTestId('appeal-note').fill('Item 6: the deposition names the flight, past the excerpt.');
+      await page.getByTestId('appeal-reviewer').fill('ann');
+      await page.getByTestId('appeal-reviewer').press('Tab');
+      await page.getByTestId('appeal-file').click();
+      await expect(page.getByTestId('appeal-filed')).toBeVisible();
+      await expect(page.getByTestId('appeal-count')).toHaveText('1 appeal filed for this document.');
+    });
+
+    await test.step('the task list counts it', async () => {
+      await page.goto(`/?q=${taskId}`);
+      await expect(page.getByTestId('task-row')).toHaveCount(1);
+      await expect(page.getByTestId('task-appeals')).toHaveText('⚑1');
+    });
+
+    await test.step('the Audit page lists the appeal and exports it', async () => {
+      await page.goto('/?view=audit&tab=appeals');
+      await expect(page.getByTestId('appeal-row')).toHaveCount(1);
+      await expect(page.getByTestId('rule-appeals')).toContainText('gold_docs');
+      const text = (await downloaded(page, 'appeals-export')).toString('utf8');
+      const { appeals, issues } = parseAppealsJsonl(text);
+      expect(issues).toEqual([]);
+      expect(appeals).toHaveLength(1);
+      expect(appeals[0]).toMatchObject({
+        format: 'epstein-bench-appeal/1',
+        release_id: 'sample',
+        dataset_version: 'v1.0-sample',
+        split: 'full',
+        task_id: taskId,
+        item: null,
+        doc_id: 'SMPL00002558',
+        passage,
+        reviewer: 'ann',
+      });
+      // the passage lies past the judges' excerpt
+      expect(appeals[0]!.passage_start).toBeGreaterThan(2500);
+    });
   });
 });
 
 test.describe('the Audit page on the sample', () => {
   test('shows the figures the CLI prints, with the rules next to them', async ({ page }) => {
-    await page.goto('/?view=audit');
-    await expect(page.getByTestId('audit-docs-read')).toContainText('317 of 317 gold and item documents read');
-    await expect(page.getByTestId('grounding-line')).toHaveText([
-      'single_hop 100.0% (90/90)',
-      'timeline 20.0% (2/10)',
-      'aggregation 100.0% (78/78 items)',
-      'dossier 100.0% (30/30 items)',
-    ]);
-    await expect(page.getByTestId('rule-grounding')).toContainText('at least 60%');
-    await expect(page.getByTestId('rule-grounding')).toContainText('[a-z0-9]{2,}');
-    await expect(page.getByTestId('grounding-row')).toHaveCount(8);
+    await test.step('grounding: the figures of the CLI and the rule', async () => {
+      await page.goto('/?view=audit');
+      await expect(page.getByTestId('audit-docs-read')).toContainText('317 of 317 gold and item documents read');
+      await expect(page.getByTestId('grounding-line')).toHaveText([
+        'single_hop 100.0% (90/90)',
+        'timeline 20.0% (2/10)',
+        'aggregation 100.0% (78/78 items)',
+        'dossier 100.0% (30/30 items)',
+      ]);
+      await expect(page.getByTestId('rule-grounding')).toContainText('at least 60%');
+      await expect(page.getByTestId('rule-grounding')).toContainText('[a-z0-9]{2,}');
+      await expect(page.getByTestId('grounding-row')).toHaveCount(8);
+    });
 
-    await page.getByTestId('audit-tab-cutoff').click();
-    await expect(page.getByTestId('rule-cutoff')).toContainText('2,500');
-    await expect(page.getByTestId('cutoff-summary')).toContainText('6 tasks with evidence past the 2,500-character');
-    await expect(page.getByTestId('cutoff-row')).toHaveCount(6);
+    await test.step('the excerpt cutoff: its rule and the six tasks past it', async () => {
+      await page.getByTestId('audit-tab-cutoff').click();
+      await expect(page.getByTestId('rule-cutoff')).toContainText('2,500');
+      await expect(page.getByTestId('cutoff-summary')).toContainText('6 tasks with evidence past the 2,500-character');
+      await expect(page.getByTestId('cutoff-row')).toHaveCount(6);
+    });
 
-    await page.getByTestId('audit-tab-bias').click();
-    await expect(page.getByTestId('bias-row')).toHaveCount(3);
-    await expect(page.getByTestId('bias-outside')).toHaveText(['15', '0', '0']);
-    await expect(page.getByTestId('bias-correct').first()).toContainText('4');
-    await page.getByTestId('bias-only-correct').check();
-    await expect(page.getByTestId('bias-task')).toHaveCount(4);
-    await expect(page).toHaveURL(/only=correct/);
-    // the same in the Systems view, as filters
-    await page.goto('/?view=systems&show=cited-outside');
-    await expect(page.getByTestId('systems-row')).toHaveCount(15);
-    await page.goto('/?view=audit&tab=bias');
-    await page.getByTestId('bias-systems-credit').click();
-    await expect(page.getByTestId('systems-filter')).toHaveValue('credit-outside');
-    await expect(page.getByTestId('systems-row')).toHaveCount(4);
-    await page.goto('/?view=audit&tab=bias&only=correct');
-    await expect(page.getByTestId('bias-task')).toHaveCount(4);
-    // each listed task has its cited document to read, with an appeal ready
-    await page.getByTestId('bias-cited-doc').first().click();
-    await expect(page.getByTestId('doc-view')).toBeVisible();
-    await expect(page.getByTestId('appeal-task')).toBeVisible();
+    await test.step('pool bias, as filters of the Systems view too, with the cited documents to read', async () => {
+      await page.getByTestId('audit-tab-bias').click();
+      await expect(page.getByTestId('bias-row')).toHaveCount(3);
+      await expect(page.getByTestId('bias-outside')).toHaveText(['15', '0', '0']);
+      await expect(page.getByTestId('bias-correct').first()).toContainText('4');
+      await page.getByTestId('bias-only-correct').check();
+      await expect(page.getByTestId('bias-task')).toHaveCount(4);
+      await expect(page).toHaveURL(/only=correct/);
+      // the same in the Systems view, as filters
+      await page.goto('/?view=systems&show=cited-outside');
+      await expect(page.getByTestId('systems-row')).toHaveCount(15);
+      await page.goto('/?view=audit&tab=bias');
+      await page.getByTestId('bias-systems-credit').click();
+      await expect(page.getByTestId('systems-filter')).toHaveValue('credit-outside');
+      await expect(page.getByTestId('systems-row')).toHaveCount(4);
+      await page.goto('/?view=audit&tab=bias&only=correct');
+      await expect(page.getByTestId('bias-task')).toHaveCount(4);
+      // each listed task has its cited document to read, with an appeal ready
+      await page.getByTestId('bias-cited-doc').first().click();
+      await expect(page.getByTestId('doc-view')).toBeVisible();
+      await expect(page.getByTestId('appeal-task')).toBeVisible();
+    });
 
-    await page.goto('/?view=audit&tab=absence&at=4919bb7a-c015-4677-a876-0bf9220fe03a');
-    await expect(page.getByTestId('absence-target').getByTestId('absence-hit')).toHaveCount(10);
-    await expect(page.getByTestId('absence-question').getByTestId('absence-hit').first()).toContainText(
-      'checked by the gauntlet',
-    );
-    await expect(page.getByTestId('absence-target').getByTestId('absence-mentions').first()).toContainText(
-      /[1-9]\d* mentions? of the target/,
-    );
+    await test.step("absence: the target's hits and mentions", async () => {
+      await page.goto('/?view=audit&tab=absence&at=4919bb7a-c015-4677-a876-0bf9220fe03a');
+      await expect(page.getByTestId('absence-target').getByTestId('absence-hit')).toHaveCount(10);
+      await expect(page.getByTestId('absence-question').getByTestId('absence-hit').first()).toContainText(
+        'checked by the gauntlet',
+      );
+      await expect(page.getByTestId('absence-target').getByTestId('absence-mentions').first()).toContainText(
+        /[1-9]\d* mentions? of the target/,
+      );
+    });
   });
 });
 

@@ -111,43 +111,49 @@ test('keyboard only: tasks → task → document → back; rejections with j, k 
     if (m.type() === 'warning' || m.type() === 'error') problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openApp(page);
-  await tabTo(page, '[data-testid="task-row"] a');
-  const id = await page.evaluate(() =>
-    document.activeElement!.closest('tr')!.querySelector('td.id')!.getAttribute('title'),
-  );
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('task-id')).toHaveText(id!);
-  // Focus lands on the task, not on <body>.
-  expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
-  await tabTo(page, '[data-testid="gold-doc"] a[href*="view=doc"]');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('doc-view')).toBeVisible();
-  expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
-  await page.goBack();
-  await expect(page.getByTestId('task-id')).toHaveText(id!);
-  await page.keyboard.press('Escape');
-  await expect(page.locator('tr.sel td.id')).toHaveAttribute('title', id!);
-  await expect(page.locator('tr.sel a')).toBeFocused();
+  await test.step('tasks \u2192 task \u2192 document \u2192 back, by keyboard', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openApp(page);
+    await tabTo(page, '[data-testid="task-row"] a');
+    const id = await page.evaluate(() =>
+      document.activeElement!.closest('tr')!.querySelector('td.id')!.getAttribute('title'),
+    );
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('task-id')).toHaveText(id!);
+    // Focus lands on the task, not on <body>.
+    expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+    await tabTo(page, '[data-testid="gold-doc"] a[href*="view=doc"]');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('doc-view')).toBeVisible();
+    expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+    await page.goBack();
+    await expect(page.getByTestId('task-id')).toHaveText(id!);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('tr.sel td.id')).toHaveAttribute('title', id!);
+    await expect(page.locator('tr.sel a')).toBeFocused();
+  });
 
-  await go(page, '?view=rejections');
-  const rows = page.getByTestId('rejection-row');
-  await expect(rows.first()).toBeVisible();
-  const href = (i: number) => rows.nth(i).locator('a').getAttribute('href');
-  const candidateOf = async (i: number) => new URLSearchParams((await href(i))!.split('?')[1]).get('candidate')!;
-  await page.keyboard.press('j');
-  await expect(page).toHaveURL(new RegExp(`candidate=${await candidateOf(0)}`));
-  await expect(page.getByTestId('candidate-detail')).toBeInViewport();
-  await page.keyboard.press('j');
-  await expect(page).toHaveURL(new RegExp(`candidate=${await candidateOf(1)}`));
-  await page.keyboard.press('k');
-  await expect(page).toHaveURL(new RegExp(`candidate=${await candidateOf(0)}`));
-  await page.keyboard.press('Escape');
-  await expect(page).not.toHaveURL(/candidate=/);
-  await expect(page.getByTestId('candidate-detail')).toHaveCount(0);
-  await expect(rows.first().locator('a')).toBeFocused();
-  expect(problems).toEqual([]);
+  await test.step('rejections with j, k and Esc', async () => {
+    await go(page, '?view=rejections');
+    const rows = page.getByTestId('rejection-row');
+    await expect(rows.first()).toBeVisible();
+    const href = (i: number) => rows.nth(i).locator('a').getAttribute('href');
+    const candidateOf = async (i: number) => new URLSearchParams((await href(i))!.split('?')[1]).get('candidate')!;
+    await page.keyboard.press('j');
+    await expect(page).toHaveURL(new RegExp(`candidate=${await candidateOf(0)}`));
+    await expect(page.getByTestId('candidate-detail')).toBeInViewport();
+    await page.keyboard.press('j');
+    await expect(page).toHaveURL(new RegExp(`candidate=${await candidateOf(1)}`));
+    await page.keyboard.press('k');
+    await expect(page).toHaveURL(new RegExp(`candidate=${await candidateOf(0)}`));
+    await page.keyboard.press('Escape');
+    await expect(page).not.toHaveURL(/candidate=/);
+    await expect(page.getByTestId('candidate-detail')).toHaveCount(0);
+    await expect(rows.first().locator('a')).toBeFocused();
+  });
+  await test.step('no warning or error in the console', async () => {
+    expect(problems).toEqual([]);
+  });
 });
 
 test('links behave like links: modified clicks open new tabs; pages have titles, a favicon and a copy link', async ({
@@ -156,40 +162,46 @@ test('links behave like links: modified clicks open new tabs; pages have titles,
 }) => {
   await openApp(page);
   const link = page.getByTestId('task-row').first().locator('a');
-  const [tab] = await Promise.all([context.waitForEvent('page'), link.click({ modifiers: ['Control'] })]);
-  await tab.waitForLoadState();
-  expect(tab.url()).toContain('view=task');
-  await expect(page).not.toHaveURL(/view=task/);
-  await tab.close();
-  await expect(page).toHaveTitle('Tasks – Epstein Bench Explorer');
+  await test.step('a Ctrl-click opens a new tab; the page has a title and a favicon', async () => {
+    const [tab] = await Promise.all([context.waitForEvent('page'), link.click({ modifiers: ['Control'] })]);
+    await tab.waitForLoadState();
+    expect(tab.url()).toContain('view=task');
+    await expect(page).not.toHaveURL(/view=task/);
+    await tab.close();
+    await expect(page).toHaveTitle('Tasks – Epstein Bench Explorer');
 
-  const icon = await page.locator('link[rel="icon"]').getAttribute('href');
-  expect((await page.request.get(icon!)).status()).toBe(200);
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect((await page.request.get(icon!)).status()).toBe(200);
+  });
 
-  const task = full[0]!;
-  await link.click();
-  await expect(page).toHaveTitle(`Task ${task.task_id.slice(0, 8)} – Epstein Bench Explorer`);
-  // Focus moves to the new page's heading, not to <body>.
-  await expect(page.getByTestId('task-question')).toBeFocused();
-  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.getByTestId('copy-link').click();
-  await expect(page.getByTestId('copy-link-status')).toHaveText('Link copied');
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
+  await test.step('the task page: title, focus on its heading, copy link', async () => {
+    const task = full[0]!;
+    await link.click();
+    await expect(page).toHaveTitle(`Task ${task.task_id.slice(0, 8)} – Epstein Bench Explorer`);
+    // Focus moves to the new page's heading, not to <body>.
+    await expect(page.getByTestId('task-question')).toBeFocused();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByTestId('copy-link').click();
+    await expect(page.getByTestId('copy-link-status')).toHaveText('Link copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
+  });
 
-  await page.getByTestId('gold-doc').first().getByRole('link').first().click();
-  await expect(page).toHaveTitle(/^Document [A-Z]+\d+ – Epstein Bench Explorer$/);
-  await expect(page.getByTestId('copy-link')).toBeVisible();
-  for (const [search, title] of [
-    ['?view=rejections', 'Rejections'],
-    ['?view=entities', 'Entities'],
-    ['?view=leaderboard', 'Leaderboard'],
-    ['?view=card', 'Dataset card'],
-    ['?view=search', 'Retrieval'],
-    ['?view=score', 'Score'],
-  ] as const) {
-    await go(page, search);
-    await expect(page).toHaveTitle(`${title} – Epstein Bench Explorer`);
-  }
+  await test.step('a document page and every view have titles', async () => {
+    await page.getByTestId('gold-doc').first().getByRole('link').first().click();
+    await expect(page).toHaveTitle(/^Document [A-Z]+\d+ – Epstein Bench Explorer$/);
+    await expect(page.getByTestId('copy-link')).toBeVisible();
+    for (const [search, title] of [
+      ['?view=rejections', 'Rejections'],
+      ['?view=entities', 'Entities'],
+      ['?view=leaderboard', 'Leaderboard'],
+      ['?view=card', 'Dataset card'],
+      ['?view=search', 'Retrieval'],
+      ['?view=score', 'Score'],
+    ] as const) {
+      await go(page, search);
+      await expect(page).toHaveTitle(`${title} – Epstein Bench Explorer`);
+    }
+  });
 });
 
 test('one split at a time: full by default with counts equal to the manifest, dev one click away', async ({ page }) => {
@@ -257,41 +269,49 @@ test('the landing says what this is, what is loaded (fictional) and what the tas
 test('rejections: a candidate opens in view, stages are explained and named alike, funnel and cells filter', async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openApp(page, '?view=rejections');
-  await expect(page.getByTestId('rejection-row').nth(60)).toBeVisible();
-  await page.getByTestId('rejection-row').nth(60).locator('a').click();
-  await expect(page.getByTestId('candidate-why')).toBeVisible();
-  await expect(page.getByTestId('candidate-detail')).toBeInViewport();
-  await expect(page.getByTestId('candidate-stage-help')).not.toBeEmpty();
+  await test.step('a candidate opens in view, its stage explained', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openApp(page, '?view=rejections');
+    await expect(page.getByTestId('rejection-row').nth(60)).toBeVisible();
+    await page.getByTestId('rejection-row').nth(60).locator('a').click();
+    await expect(page.getByTestId('candidate-why')).toBeVisible();
+    await expect(page.getByTestId('candidate-detail')).toBeInViewport();
+    await expect(page.getByTestId('candidate-stage-help')).not.toBeEmpty();
+  });
 
-  // Doc ids in what the stage saw are links.
-  const details = jsonl<{ task_id: string; saw: string }>('build/rejection-details.jsonl');
-  const withDoc = details.find((d) => /SMPL\d{5,}/.test(d.saw) && !d.saw.startsWith('pool'))!;
-  await go(page, `?view=rejections&candidate=${withDoc.task_id}`);
-  const docId = /SMPL\d{5,}/.exec(withDoc.saw)![0];
-  await expect(page.getByTestId('candidate-saw').getByRole('link', { name: docId }).first()).toBeVisible();
+  await test.step('doc ids in what a stage saw are links', async () => {
+    // Doc ids in what the stage saw are links.
+    const details = jsonl<{ task_id: string; saw: string }>('build/rejection-details.jsonl');
+    const withDoc = details.find((d) => /SMPL\d{5,}/.test(d.saw) && !d.saw.startsWith('pool'))!;
+    await go(page, `?view=rejections&candidate=${withDoc.task_id}`);
+    const docId = /SMPL\d{5,}/.exec(withDoc.saw)![0];
+    await expect(page.getByTestId('candidate-saw').getByRole('link', { name: docId }).first()).toBeVisible();
+  });
 
-  // One name per stage: funnel, table header and facet all say "pooling".
-  await go(page, '?view=rejections');
-  await expect(page.getByTestId('funnel-step-pooling')).toContainText('pooling');
-  await expect(page.getByTestId('funnel-table').locator('th', { hasText: 'pooling' })).toHaveCount(1);
-  await expect(page.getByTestId('facet-stage-pooling').locator('.label')).toHaveText('pooling');
-  await expect(page.getByText('dropped', { exact: true })).toHaveCount(0);
-  await page.getByTestId('stage-help').locator('summary').click();
-  await expect(page.getByTestId('stage-help')).toContainText('token-F1');
+  await test.step('one name per stage: funnel, table header and facet', async () => {
+    // One name per stage: funnel, table header and facet all say "pooling".
+    await go(page, '?view=rejections');
+    await expect(page.getByTestId('funnel-step-pooling')).toContainText('pooling');
+    await expect(page.getByTestId('funnel-table').locator('th', { hasText: 'pooling' })).toHaveCount(1);
+    await expect(page.getByTestId('facet-stage-pooling').locator('.label')).toHaveText('pooling');
+    await expect(page.getByText('dropped', { exact: true })).toHaveCount(0);
+    await page.getByTestId('stage-help').locator('summary').click();
+    await expect(page.getByTestId('stage-help')).toContainText('token-F1');
+  });
 
-  const rejected = jsonl<{ type: string; reason: string }>('build/rejected.jsonl');
-  await page.getByTestId('funnel-step-necessity').click();
-  await expect(page).toHaveURL(/stage=necessity/);
-  await expect(page.getByTestId('rejection-total')).toHaveText(
-    `${rejected.filter((r) => r.reason === 'necessity').length} rejected`,
-  );
-  await page.getByTestId('funnel-aggregation-answerability').getByRole('button').click();
-  await expect(page).toHaveURL(/type=aggregation/);
-  await expect(page.getByTestId('rejection-total')).toHaveText(
-    `${rejected.filter((r) => r.reason === 'answerability' && r.type === 'aggregation').length} rejected`,
-  );
+  await test.step('the funnel and its cells filter the list', async () => {
+    const rejected = jsonl<{ type: string; reason: string }>('build/rejected.jsonl');
+    await page.getByTestId('funnel-step-necessity').click();
+    await expect(page).toHaveURL(/stage=necessity/);
+    await expect(page.getByTestId('rejection-total')).toHaveText(
+      `${rejected.filter((r) => r.reason === 'necessity').length} rejected`,
+    );
+    await page.getByTestId('funnel-aggregation-answerability').getByRole('button').click();
+    await expect(page).toHaveURL(/type=aggregation/);
+    await expect(page.getByTestId('rejection-total')).toHaveText(
+      `${rejected.filter((r) => r.reason === 'answerability' && r.type === 'aggregation').length} rejected`,
+    );
+  });
 });
 
 test('leaderboard numbers are formatted and a control above the best system is explained', async ({ page }) => {
@@ -307,28 +327,32 @@ test('leaderboard numbers are formatted and a control above the best system is e
 test('score: the scorecard is in the URL, runs from the shipped cache, links its tasks and says what is comparable', async ({
   page,
 }) => {
-  await openApp(page, '?view=score');
-  await expect(page.getByTestId('inputs-state')).toContainText('Tasks:');
-  await page.getByTestId('release-submission').selectOption('bm25-top-doc-sample');
-  await expect(page).toHaveURL(/submission=bm25-top-doc-sample/);
-  await page.reload();
-  await expect(page.getByTestId('scorecard')).toBeVisible();
-  await expect(page.getByTestId('headline-score')).toHaveText('24.3%');
-  await expect(page.getByTestId('per-type-ci').first()).toHaveText(/\d+%–\d+%/);
-  await expect(page.getByTestId('not-comparable')).toHaveCount(0);
-  // The leaderboard's systems are named as on the Leaderboard.
-  await expect(page.getByTestId('leaderboard-place')).toContainText('always-refuse sample control');
+  await test.step('a shipped submission named in the URL scores from the cache after a reload', async () => {
+    await openApp(page, '?view=score');
+    await expect(page.getByTestId('inputs-state')).toContainText('Tasks:');
+    await page.getByTestId('release-submission').selectOption('bm25-top-doc-sample');
+    await expect(page).toHaveURL(/submission=bm25-top-doc-sample/);
+    await page.reload();
+    await expect(page.getByTestId('scorecard')).toBeVisible();
+    await expect(page.getByTestId('headline-score')).toHaveText('24.3%');
+    await expect(page.getByTestId('per-type-ci').first()).toHaveText(/\d+%–\d+%/);
+    await expect(page.getByTestId('not-comparable')).toHaveCount(0);
+    // The leaderboard's systems are named as on the Leaderboard.
+    await expect(page.getByTestId('leaderboard-place')).toContainText('always-refuse sample control');
+  });
 
-  await page.getByTestId('filter-type').selectOption('single_hop');
-  await expect(page.getByTestId('verdict-count')).toHaveText(
-    `${full.filter((t) => t.type === 'single_hop').length} of ${full.length} tasks`,
-  );
-  await page.getByTestId('filter-text').fill(full.find((t) => t.type === 'single_hop')!.task_id.slice(0, 8));
-  await expect(page.getByTestId('verdict-row')).toHaveCount(1);
-  await page.getByTestId('verdict-row').getByRole('button').click();
-  await expect(page.getByTestId('verdict-citations').getByRole('link').first()).toBeVisible();
-  await page.getByTestId('verdict-task-link').click();
-  await expect(page.getByTestId('task-detail')).toBeVisible();
+  await test.step('the verdicts filter, open and link to their task', async () => {
+    await page.getByTestId('filter-type').selectOption('single_hop');
+    await expect(page.getByTestId('verdict-count')).toHaveText(
+      `${full.filter((t) => t.type === 'single_hop').length} of ${full.length} tasks`,
+    );
+    await page.getByTestId('filter-text').fill(full.find((t) => t.type === 'single_hop')!.task_id.slice(0, 8));
+    await expect(page.getByTestId('verdict-row')).toHaveCount(1);
+    await page.getByTestId('verdict-row').getByRole('button').click();
+    await expect(page.getByTestId('verdict-citations').getByRole('link').first()).toBeVisible();
+    await page.getByTestId('verdict-task-link').click();
+    await expect(page.getByTestId('task-detail')).toBeVisible();
+  });
 
   // A subset of the tasks is not comparable with the full-split leaderboard.
   const subset = readFileSync(path.join(sampleDir, 'full/tasks.jsonl'), 'utf8').split('\n').slice(0, 70).join('\n');
@@ -337,43 +361,49 @@ test('score: the scorecard is in the URL, runs from the shipped cache, links its
     .trim()
     .split('\n')
     .filter((l) => ids.has((JSON.parse(l) as { task_id: string }).task_id));
-  await openApp(page, '?view=score');
-  await expect(page.getByTestId('inputs-state')).toContainText('Tasks:');
-  await page
-    .getByTestId('tasks-file')
-    .setInputFiles({ name: 'tasks.jsonl', mimeType: 'application/json', buffer: Buffer.from(`${subset}\n`) });
-  await expect(page.getByTestId('inputs-state')).toContainText('(70)');
-  await page.getByTestId('predictions-file').setInputFiles({
-    name: 'predictions.jsonl',
-    mimeType: 'application/json',
-    buffer: Buffer.from(`${predictions.join('\n')}\n`),
+  await test.step('a subset of the tasks is scored and said not comparable', async () => {
+    await openApp(page, '?view=score');
+    await expect(page.getByTestId('inputs-state')).toContainText('Tasks:');
+    await page
+      .getByTestId('tasks-file')
+      .setInputFiles({ name: 'tasks.jsonl', mimeType: 'application/json', buffer: Buffer.from(`${subset}\n`) });
+    await expect(page.getByTestId('inputs-state')).toContainText('(70)');
+    await page.getByTestId('predictions-file').setInputFiles({
+      name: 'predictions.jsonl',
+      mimeType: 'application/json',
+      buffer: Buffer.from(`${predictions.join('\n')}\n`),
+    });
+    await expect(page.getByTestId('validation-ok')).toBeVisible();
+    await page.getByTestId('score-run').click();
+    await expect(page.getByTestId('not-comparable')).toContainText('70 tasks');
   });
-  await expect(page.getByTestId('validation-ok')).toBeVisible();
-  await page.getByTestId('score-run').click();
-  await expect(page.getByTestId('not-comparable')).toContainText('70 tasks');
 
-  // Uncached calls and no key: the button does not promise a score from the cache.
-  const changed = predictions.map((l) => {
-    const p = JSON.parse(l) as { answer: string };
-    return JSON.stringify({ ...p, answer: `${p.answer} (edited)` });
+  await test.step('edited predictions: with uncached calls and no key, scoring is not offered', async () => {
+    // Uncached calls and no key: the button does not promise a score from the cache.
+    const changed = predictions.map((l) => {
+      const p = JSON.parse(l) as { answer: string };
+      return JSON.stringify({ ...p, answer: `${p.answer} (edited)` });
+    });
+    await page.getByTestId('predictions-file').setInputFiles({
+      name: 'edited.jsonl',
+      mimeType: 'application/json',
+      buffer: Buffer.from(`${changed.join('\n')}\n`),
+    });
+    await expect(page.getByTestId('judge-uncached')).not.toHaveText('0');
+    await expect(page.getByTestId('score-run')).not.toHaveText(/from cache/);
+    await expect(page.getByTestId('score-run')).toBeDisabled();
   });
-  await page.getByTestId('predictions-file').setInputFiles({
-    name: 'edited.jsonl',
-    mimeType: 'application/json',
-    buffer: Buffer.from(`${changed.join('\n')}\n`),
-  });
-  await expect(page.getByTestId('judge-uncached')).not.toHaveText('0');
-  await expect(page.getByTestId('score-run')).not.toHaveText(/from cache/);
-  await expect(page.getByTestId('score-run')).toBeDisabled();
 
-  // Importing the shipped cache does not double the count.
-  const shipped = readFileSync(path.join(sampleDir, 'judge-cache.json'));
-  const n = Object.keys(JSON.parse(shipped.toString('utf8')) as object).length;
-  await page
-    .getByTestId('cache-import-file')
-    .setInputFiles({ name: 'judge-cache.json', mimeType: 'application/json', buffer: shipped });
-  await expect(page.getByTestId('cache-stored')).toHaveText(n.toLocaleString('en'));
-  await expect(page.getByTestId('cache-distinct')).toHaveText(n.toLocaleString('en'));
+  await test.step('importing the shipped cache does not double the count', async () => {
+    // Importing the shipped cache does not double the count.
+    const shipped = readFileSync(path.join(sampleDir, 'judge-cache.json'));
+    const n = Object.keys(JSON.parse(shipped.toString('utf8')) as object).length;
+    await page
+      .getByTestId('cache-import-file')
+      .setInputFiles({ name: 'judge-cache.json', mimeType: 'application/json', buffer: shipped });
+    await expect(page.getByTestId('cache-stored')).toHaveText(n.toLocaleString('en'));
+    await expect(page.getByTestId('cache-distinct')).toHaveText(n.toLocaleString('en'));
+  });
 });
 
 test('retrieval: the run-all table groups the benchmark and trec_eval columns, and the page has no errors', async ({

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { BATCH_COST_PER_DOC } from '../../src/core/source-docs/lookup.ts';
 import { startRepositoryMirror, type RepositoryMirror } from '../support/repository-mirror.ts';
+import { audit } from './axe-support.ts';
 import { hasShared, projectRoot, routeGitHubTo, SKIP_NO_SHARED, v10Dir } from './support.ts';
 
 interface Entry {
@@ -102,6 +103,41 @@ test.describe('the official release from the repository (localhost mirror)', () 
     await expect(page.getByTestId('audit-source-estimate')).toContainText(
       `Estimate: about ${requests} requests and ${mb} MB (measured`,
     );
+  });
+
+  test('says which leaderboard entries have no submission folder: in the file list, the Systems and the Leaderboard views', async ({
+    page,
+    context,
+  }) => {
+    await routeGitHubTo(context, mirror);
+    // The five entries ../shared's v1.0 holds no folder of (it has bm25-reference and dense-reference).
+    const absent = ['agentic-sonnet-5', 'hybrid', 'agentic-opus-4-8', 'closed_book', 'parametric'];
+    const named = (where: ReturnType<typeof page.getByTestId>) =>
+      expect(where.getByTestId('unsubmitted-entry')).toHaveText(
+        absent.map((n) => `${n} (reference) (submissions/${n.replace('_', '-')}-reference/)`),
+      );
+    await page.goto(`/?release=${entry.id}&view=systems`);
+    const systems = page.getByTestId('systems-view');
+    await named(systems);
+    await expect(systems.getByTestId('unsubmitted')).toContainText('5 leaderboard entries without a submission');
+    await page.getByTestId('release-files').locator('summary').click();
+    await named(page.getByTestId('release-files'));
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('link', { name: 'Leaderboard', exact: true })
+      .click();
+    await expect(page).toHaveURL(/view=leaderboard/);
+    await named(page.getByTestId('leaderboard'));
+    // Readable and axe clean in both themes, at desktop and phone widths.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await expect(page.getByTestId('leaderboard').getByTestId('unsubmitted')).toBeVisible();
+        expect(await audit(page, `leaderboard ${width} px ${colorScheme}`)).toEqual([]);
+        await page.screenshot({ path: `/tmp/official-unsubmitted-${width}-${colorScheme}.png` });
+      }
+    }
   });
 
   test('reload keeps it, and a v1.0 task permalink opened fresh reaches the task', async ({ page, context }) => {

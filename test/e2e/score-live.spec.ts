@@ -91,60 +91,68 @@ test('live judging, OpenAI wire format: exact prompts and model, key only in mem
   try {
     const predictions = livePredictions();
     const { profile, prompts } = await expectedPrompts(predictions);
-    await prepare(page, predictions, 'openai', `${mock.url}/v1`);
-    await expect(page.getByTestId('judge-target')).toContainText(`${mock.url}/v1/chat/completions`);
-    await expect(page.getByTestId('judge-uncached')).not.toHaveText('0');
-    await page.getByTestId('score-run').click();
-    await expect(page.getByTestId('scorecard')).toBeVisible();
-    await expect(page.getByTestId('judge-progress-text')).toContainText(
-      `${prompts.size}/${prompts.size} done, 0 cached, 0 failed`,
-    );
+    await test.step('a live run against the mock judge', async () => {
+      await prepare(page, predictions, 'openai', `${mock.url}/v1`);
+      await expect(page.getByTestId('judge-target')).toContainText(`${mock.url}/v1/chat/completions`);
+      await expect(page.getByTestId('judge-uncached')).not.toHaveText('0');
+      await page.getByTestId('score-run').click();
+      await expect(page.getByTestId('scorecard')).toBeVisible();
+      await expect(page.getByTestId('judge-progress-text')).toContainText(
+        `${prompts.size}/${prompts.size} done, 0 cached, 0 failed`,
+      );
+    });
 
-    expect(mock.requests.length).toBe(prompts.size);
-    const sent = new Set<string>();
-    for (const r of mock.requests) {
-      expect(r.path).toBe('/v1/chat/completions');
-      expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
-      const body = r.body as {
-        model: string;
-        messages: Array<{ role: string; content: string }>;
-        response_format?: unknown;
-      };
-      expect(body.model).toBe(profile.judge_model);
-      expect(body.messages[0]).toEqual({ role: 'system', content: profile.system });
-      expect(body.response_format).toEqual(profile.response_format);
-      expect(prompts.has(promptOf(r))).toBe(true);
-      sent.add(promptOf(r));
-    }
-    expect(sent.size).toBe(prompts.size);
-    // an answer that tries to leave its fence is sent verbatim and flagged
-    expect([...sent].some((p) => p.includes(`<system_answer>\n${FENCE_ANSWER}\n</system_answer>`))).toBe(true);
-    await page.getByTestId('filter-fence').check();
-    await expect(page.getByTestId('verdict-row')).toHaveCount(1);
-    await expect(page.getByTestId('fence-flag')).toBeVisible();
-    expect(mock.requests.some((r) => promptOf(r).startsWith('[SAMPLEPREMISE]'))).toBe(true);
+    await test.step('every request: the exact prompt, model and key; a fence-breaking answer flagged', async () => {
+      expect(mock.requests.length).toBe(prompts.size);
+      const sent = new Set<string>();
+      for (const r of mock.requests) {
+        expect(r.path).toBe('/v1/chat/completions');
+        expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
+        const body = r.body as {
+          model: string;
+          messages: Array<{ role: string; content: string }>;
+          response_format?: unknown;
+        };
+        expect(body.model).toBe(profile.judge_model);
+        expect(body.messages[0]).toEqual({ role: 'system', content: profile.system });
+        expect(body.response_format).toEqual(profile.response_format);
+        expect(prompts.has(promptOf(r))).toBe(true);
+        sent.add(promptOf(r));
+      }
+      expect(sent.size).toBe(prompts.size);
+      // an answer that tries to leave its fence is sent verbatim and flagged
+      expect([...sent].some((p) => p.includes(`<system_answer>\n${FENCE_ANSWER}\n</system_answer>`))).toBe(true);
+      await page.getByTestId('filter-fence').check();
+      await expect(page.getByTestId('verdict-row')).toHaveCount(1);
+      await expect(page.getByTestId('fence-flag')).toBeVisible();
+      expect(mock.requests.some((r) => promptOf(r).startsWith('[SAMPLEPREMISE]'))).toBe(true);
+    });
 
-    // the key is in memory only: neither localStorage nor IndexedDB holds it
-    expect(await storageDump(page)).not.toContain(KEY);
-    await page.getByTestId('judge-remember').check();
-    expect(await page.evaluate(() => Object.values(localStorage))).toContain(KEY);
-    await page.getByTestId('judge-remember').uncheck();
-    expect(await storageDump(page)).not.toContain(KEY);
-    // a remembered key survives a reload; "forget" removes it
-    await page.getByTestId('judge-remember').check();
-    await page.reload();
-    await expect(page.getByTestId('judge-key')).toHaveValue(KEY);
-    await page.getByTestId('judge-forget').click();
-    await expect(page.getByTestId('judge-key')).toHaveValue('');
-    expect(await storageDump(page)).not.toContain(KEY);
+    await test.step('the key is in memory only, unless remembered', async () => {
+      // the key is in memory only: neither localStorage nor IndexedDB holds it
+      expect(await storageDump(page)).not.toContain(KEY);
+      await page.getByTestId('judge-remember').check();
+      expect(await page.evaluate(() => Object.values(localStorage))).toContain(KEY);
+      await page.getByTestId('judge-remember').uncheck();
+      expect(await storageDump(page)).not.toContain(KEY);
+      // a remembered key survives a reload; "forget" removes it
+      await page.getByTestId('judge-remember').check();
+      await page.reload();
+      await expect(page.getByTestId('judge-key')).toHaveValue(KEY);
+      await page.getByTestId('judge-forget').click();
+      await expect(page.getByTestId('judge-key')).toHaveValue('');
+      expect(await storageDump(page)).not.toContain(KEY);
+    });
 
-    // a second run asks nothing: every reply is in IndexedDB now
-    const before = mock.requests.length;
-    await setFile(page, 'predictions-file', 'predictions.jsonl', predictions);
-    await expect(page.getByTestId('judge-uncached')).toHaveText('0');
-    await page.getByTestId('score-run').click();
-    await expect(page.getByTestId('scorecard')).toBeVisible();
-    expect(mock.requests.length).toBe(before);
+    await test.step('a second run asks nothing: every reply is cached', async () => {
+      // a second run asks nothing: every reply is in IndexedDB now
+      const before = mock.requests.length;
+      await setFile(page, 'predictions-file', 'predictions.jsonl', predictions);
+      await expect(page.getByTestId('judge-uncached')).toHaveText('0');
+      await page.getByTestId('score-run').click();
+      await expect(page.getByTestId('scorecard')).toBeVisible();
+      expect(mock.requests.length).toBe(before);
+    });
   } finally {
     await mock.close();
   }
@@ -196,38 +204,44 @@ test('a reload in the middle of a run resumes without repeating cached calls', a
   const predictions = livePredictions();
   const { prompts } = await expectedPrompts(predictions);
   const mock = await startHeldRun(page, predictions);
+  const answered = 3 * JUDGE_CONCURRENCY;
+  let firstRun = 0;
   try {
-    // Three rounds of answers; each reply is stored before its worker sends the next request, so
-    // once the next four are held, twelve replies are in the browser's cache.
-    for (let round = 0; round < 3; round++) {
+    await test.step('a reload while four calls are held: twelve replies stay cached', async () => {
+      // Three rounds of answers; each reply is stored before its worker sends the next request, so
+      // once the next four are held, twelve replies are in the browser's cache.
+      for (let round = 0; round < 3; round++) {
+        await mock.waitFor(() => mock.held === JUDGE_CONCURRENCY);
+        mock.release(JUDGE_CONCURRENCY);
+      }
       await mock.waitFor(() => mock.held === JUDGE_CONCURRENCY);
-      mock.release(JUDGE_CONCURRENCY);
-    }
-    await mock.waitFor(() => mock.held === JUDGE_CONCURRENCY);
-    const answered = 3 * JUDGE_CONCURRENCY;
-    await page.reload();
-    await mock.waitFor(() => mock.held === 0);
-    const firstRun = mock.requests.length;
-    expect(firstRun).toBe(answered + JUDGE_CONCURRENCY);
-    mock.release();
+      await page.reload();
+      await mock.waitFor(() => mock.held === 0);
+      firstRun = mock.requests.length;
+      expect(firstRun).toBe(answered + JUDGE_CONCURRENCY);
+      mock.release();
+    });
 
-    // the predictions are kept with the run: the page offers to resume it without picking them again
-    await expect(page.getByTestId('judge-resume-run')).toHaveText('Resume scoring predictions.jsonl');
-    await expect(page.getByTestId('cache-stored')).toHaveText(String(answered));
-    await page.getByTestId('judge-provider').selectOption('openai');
-    await page.getByTestId('judge-base-url').fill(`${mock.url}/v1`);
-    await page.getByTestId('judge-key').fill(KEY);
-    await page.getByTestId('judge-resume-run').click();
-    await expect(page.getByTestId('scorecard')).toBeVisible({ timeout: 90_000 });
-    await expect(page.getByTestId('validation')).toContainText('predictions.jsonl');
-    const secondRun = mock.requests.slice(firstRun);
-    expect(secondRun.length).toBe(prompts.size - answered);
-    expect(new Set(secondRun.map(promptOf)).size).toBe(secondRun.length);
-    await expect(page.getByTestId('judge-progress-text')).toContainText(`${answered} cached, 0 failed`);
-    // the run ended: a reload offers nothing to resume
-    await page.reload();
-    await expect(page.getByTestId('inputs-state')).toContainText('Judge:');
-    await expect(page.getByTestId('judge-interrupted')).toHaveCount(0);
+    await test.step('resumed: only the calls not cached are asked', async () => {
+      // the predictions are kept with the run: the page offers to resume it without picking them again
+      await expect(page.getByTestId('judge-resume-run')).toHaveText('Resume scoring predictions.jsonl');
+      await expect(page.getByTestId('cache-stored')).toHaveText(String(answered));
+      await page.getByTestId('judge-provider').selectOption('openai');
+      await page.getByTestId('judge-base-url').fill(`${mock.url}/v1`);
+      await page.getByTestId('judge-key').fill(KEY);
+      await page.getByTestId('judge-resume-run').click();
+      await expect(page.getByTestId('scorecard')).toBeVisible({ timeout: 90_000 });
+      await expect(page.getByTestId('validation')).toContainText('predictions.jsonl');
+      const secondRun = mock.requests.slice(firstRun);
+      expect(secondRun.length).toBe(prompts.size - answered);
+      expect(new Set(secondRun.map(promptOf)).size).toBe(secondRun.length);
+      await expect(page.getByTestId('judge-progress-text')).toContainText(`${answered} cached, 0 failed`);
+    });
+    await test.step('the run ended: a reload offers nothing to resume', async () => {
+      await page.reload();
+      await expect(page.getByTestId('inputs-state')).toContainText('Judge:');
+      await expect(page.getByTestId('judge-interrupted')).toHaveCount(0);
+    });
   } finally {
     await mock.close();
   }

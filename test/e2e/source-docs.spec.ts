@@ -112,58 +112,66 @@ test('a document page reads its text from the mock Hub once allowed: answer high
   const docId = longTask.gold_docs[0]!;
   const doc = docs.get(docId)!;
   const before = hub.log.length;
-  await page.goto(docUrl(official.url, longTask));
-  // Loaded (its manifest is the sample's; that it is the corpus-less copy shows in source-ask below).
-  await expect(page.getByTestId('release-title')).not.toContainText(/loading|no release/);
-  // Nothing is read from the Hub before the user allows it.
-  // The ask names scheme and host (plain http shows as such).
-  await expect(page.getByTestId('source-ask')).toContainText(`at ${new URL(hub.endpoint).origin}`);
-  expect(hub.log.length).toBe(before);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: '/tmp/hfsource-doc-ask-1440-light.png', fullPage: false });
+  await test.step('nothing is read from the Hub before the user allows it', async () => {
+    await page.goto(docUrl(official.url, longTask));
+    // Loaded (its manifest is the sample's; that it is the corpus-less copy shows in source-ask below).
+    await expect(page.getByTestId('release-title')).not.toContainText(/loading|no release/);
+    // Nothing is read from the Hub before the user allows it.
+    // The ask names scheme and host (plain http shows as such).
+    await expect(page.getByTestId('source-ask')).toContainText(`at ${new URL(hub.endpoint).origin}`);
+    expect(hub.log.length).toBe(before);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: '/tmp/hfsource-doc-ask-1440-light.png', fullPage: false });
+  });
 
-  await page.getByTestId('source-allow').click();
-  await expect(page.getByTestId('doc-text')).toBeVisible();
-  expect(await shownText(page)).toBe(doc.text);
-  const mark = page.getByTestId('highlight').first();
-  await expect(mark).toBeVisible();
-  expect(await mark.innerText()).toBe(longTask.answer);
-  await expect(page.getByTestId('excerpt-end')).toHaveCount(doc.text.length > 2500 ? 1 : 0);
-  await expect(page.getByTestId('chunk-summary')).toContainText('chunk');
-  await expect(page.getByTestId('source-meta')).toContainText(doc.file_name);
-  await expect(page.getByTestId('source-pdf')).toHaveAttribute('href', doc.online_url);
-  await expect(page.getByTestId('source-origin')).toContainText(
-    /From data\/train-\d{5}-of-00006\.parquet, row group \d+, row \d+/,
-  );
-  const cold = report(`cold lookup of ${docId} (browser, no locator)`, hub.log.slice(before));
-  expect(cold.mediaBytes).toBe(0);
-  expect(cold.hubRequests).toBeGreaterThan(1); // the paginated tree API, then resolve redirects
+  await test.step('allowed: the text, its highlighted answer and its origin, no media bytes', async () => {
+    await page.getByTestId('source-allow').click();
+    await expect(page.getByTestId('doc-text')).toBeVisible();
+    expect(await shownText(page)).toBe(doc.text);
+    const mark = page.getByTestId('highlight').first();
+    await expect(mark).toBeVisible();
+    expect(await mark.innerText()).toBe(longTask.answer);
+    await expect(page.getByTestId('excerpt-end')).toHaveCount(doc.text.length > 2500 ? 1 : 0);
+    await expect(page.getByTestId('chunk-summary')).toContainText('chunk');
+    await expect(page.getByTestId('source-meta')).toContainText(doc.file_name);
+    await expect(page.getByTestId('source-pdf')).toHaveAttribute('href', doc.online_url);
+    await expect(page.getByTestId('source-origin')).toContainText(
+      /From data\/train-\d{5}-of-00006\.parquet, row group \d+, row \d+/,
+    );
+    const cold = report(`cold lookup of ${docId} (browser, no locator)`, hub.log.slice(before));
+    expect(cold.mediaBytes).toBe(0);
+    expect(cold.hubRequests).toBeGreaterThan(1); // the paginated tree API, then resolve redirects
 
-  await page.getByTestId('excerpt-end').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: '/tmp/hfsource-doc-excerpt-1440-light.png', fullPage: false });
+    await page.getByTestId('excerpt-end').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/hfsource-doc-excerpt-1440-light.png', fullPage: false });
+  });
 
-  // A reload is a new session: the location comes from IndexedDB, one range read of text_content.
-  const warmFrom = hub.log.length;
-  await page.reload();
-  await expect(page.getByTestId('doc-text')).toBeVisible();
-  expect(await shownText(page)).toBe(doc.text);
-  await expect(page.getByTestId('source-origin')).toContainText('location cached in this browser');
-  const warm = report(`warm lookup of ${docId} after a reload (IndexedDB)`, hub.log.slice(warmFrom));
-  expect(warm.mediaBytes).toBe(0);
-  expect(warm.fileRequests).toBe(1);
-  expect(warm.hubRequests).toBe(1); // the resolve redirect: signed file-host URLs are not kept across sessions
+  await test.step('a reload: the location from IndexedDB, one range read of the text', async () => {
+    // A reload is a new session: the location comes from IndexedDB, one range read of text_content.
+    const warmFrom = hub.log.length;
+    await page.reload();
+    await expect(page.getByTestId('doc-text')).toBeVisible();
+    expect(await shownText(page)).toBe(doc.text);
+    await expect(page.getByTestId('source-origin')).toContainText('location cached in this browser');
+    const warm = report(`warm lookup of ${docId} after a reload (IndexedDB)`, hub.log.slice(warmFrom));
+    expect(warm.mediaBytes).toBe(0);
+    expect(warm.fileRequests).toBe(1);
+    expect(warm.hubRequests).toBe(1); // the resolve redirect: signed file-host URLs are not kept across sessions
+  });
 
-  // Screenshots: 1440 and 390 wide, light and dark; nothing wider than the viewport.
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1440, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await expect(page.getByTestId('doc-text')).toBeVisible();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${width} px ${scheme}`).toBeLessThanOrEqual(1);
-      await page.screenshot({ path: `/tmp/hfsource-doc-${width}-${scheme}.png`, fullPage: false });
+  await test.step('at 1440 and 390 px, light and dark: nothing wider than the page', async () => {
+    // Screenshots: 1440 and 390 wide, light and dark; nothing wider than the viewport.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await expect(page.getByTestId('doc-text')).toBeVisible();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${width} px ${scheme}`).toBeLessThanOrEqual(1);
+        await page.screenshot({ path: `/tmp/hfsource-doc-${width}-${scheme}.png`, fullPage: false });
+      }
     }
-  }
+  });
 });
 
 test('the task page shows the gold document from the source; errors say what failed and keep the page', async ({

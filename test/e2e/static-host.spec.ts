@@ -58,56 +58,70 @@ for (const ranges of [true, false]) {
     test('landing, tasks, a task page, rejections, search, scoring and the offline copy work', async ({ page }) => {
       test.setTimeout(300_000);
       const errors = consoleErrors(page);
-      await page.goto(site.url);
-      await expect(page.getByTestId('task-row').first()).toBeVisible();
-      await expect(page.getByTestId('background-progress')).toHaveCount(0);
-      await expect(page.getByTestId('load-error')).toHaveCount(0);
-      if (!ranges) {
-        // The release's file report names the cause instead of refusing the release.
-        await expect(page.getByTestId('file-note').first()).toContainText('ignores range requests');
-      }
+      await test.step('landing and tasks', async () => {
+        await page.goto(site.url);
+        await expect(page.getByTestId('task-row').first()).toBeVisible();
+        await expect(page.getByTestId('background-progress')).toHaveCount(0);
+        await expect(page.getByTestId('load-error')).toHaveCount(0);
+        if (!ranges) {
+          // The release's file report names the cause instead of refusing the release.
+          await expect(page.getByTestId('file-note').first()).toContainText('ignores range requests');
+        }
+      });
 
-      await page.goto(`${site.url}?view=task&task=${withGold.task_id}&split=full`);
-      await expect(page.getByTestId('task-question')).toHaveText(withGold.question);
-      await expect(page.getByTestId('gold-doc').first().getByTestId('doc-text')).toBeVisible();
-      await expect(
-        page.getByTestId('task-rankings').getByTestId('results-bm25').getByTestId('result-row').first(),
-      ).toBeVisible();
+      await test.step('a task page with gold text and its BM25 ranking', async () => {
+        await page.goto(`${site.url}?view=task&task=${withGold.task_id}&split=full`);
+        await expect(page.getByTestId('task-question')).toHaveText(withGold.question);
+        await expect(page.getByTestId('gold-doc').first().getByTestId('doc-text')).toBeVisible();
+        await expect(
+          page.getByTestId('task-rankings').getByTestId('results-bm25').getByTestId('result-row').first(),
+        ).toBeVisible();
+      });
 
-      await page.goto(`${site.url}?view=rejections`);
-      await expect(page.getByTestId('rejection-total')).toContainText('rejected');
+      await test.step('rejections', async () => {
+        await page.goto(`${site.url}?view=rejections`);
+        await expect(page.getByTestId('rejection-total')).toContainText('rejected');
+      });
 
-      await page.goto(`${site.url}?view=search`);
-      await page.getByTestId('search-input').fill(withGold.question);
-      await page.getByTestId('search-submit').click();
-      await expect(page.getByTestId('results-bm25').getByTestId('result-row').first()).toBeVisible();
+      await test.step('search', async () => {
+        await page.goto(`${site.url}?view=search`);
+        await page.getByTestId('search-input').fill(withGold.question);
+        await page.getByTestId('search-submit').click();
+        await expect(page.getByTestId('results-bm25').getByTestId('result-row').first()).toBeVisible();
+      });
 
-      await page.goto(`${site.url}?view=score`);
-      await expect(page.getByTestId('inputs-state')).toContainText('Tasks:');
-      await page.getByTestId('release-submission').selectOption('bm25-top-doc-sample');
-      await expect(page.getByTestId('judge-uncached')).toHaveText('0');
-      await page.getByTestId('score-run').click();
-      await expect(page.getByTestId('scorecard')).toBeVisible();
+      await test.step('scoring from the cache', async () => {
+        await page.goto(`${site.url}?view=score`);
+        await expect(page.getByTestId('inputs-state')).toContainText('Tasks:');
+        await page.getByTestId('release-submission').selectOption('bm25-top-doc-sample');
+        await expect(page.getByTestId('judge-uncached')).toHaveText('0');
+        await page.getByTestId('score-run').click();
+        await expect(page.getByTestId('scorecard')).toBeVisible();
+      });
 
-      // The offline copy: the service worker sits beside the site, its scope the site's folder.
-      await page.goto(site.url);
-      await expect(page.getByTestId('task-row').first()).toBeVisible();
-      await page.getByTestId('offline-toggle').click();
-      await expect(page.getByTestId('offline-release')).toContainText('sample', { timeout: 120_000 });
-      const scope = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.scope);
-      expect(scope).toBe(site.url);
-      await page.context().setOffline(true);
-      await page.reload();
-      await expect(page.getByTestId('task-row').first()).toBeVisible();
-      await page.context().setOffline(false);
-      await page.getByTestId('offline-toggle').click();
-      await page.getByTestId('offline-clear').click();
-      await expect(page.getByTestId('offline-empty')).toBeVisible();
+      await test.step('the offline copy, service worker scope /explorer/', async () => {
+        // The offline copy: the service worker sits beside the site, its scope the site's folder.
+        await page.goto(site.url);
+        await expect(page.getByTestId('task-row').first()).toBeVisible();
+        await page.getByTestId('offline-toggle').click();
+        await expect(page.getByTestId('offline-release')).toContainText('sample', { timeout: 120_000 });
+        const scope = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.scope);
+        expect(scope).toBe(site.url);
+        await page.context().setOffline(true);
+        await page.reload();
+        await expect(page.getByTestId('task-row').first()).toBeVisible();
+        await page.context().setOffline(false);
+        await page.getByTestId('offline-toggle').click();
+        await page.getByTestId('offline-clear').click();
+        await expect(page.getByTestId('offline-empty')).toBeVisible();
+      });
 
-      await expect(page.getByText(/while it was read/)).toHaveCount(0);
-      expect(errors).toEqual([]);
-      // Nothing was asked for outside the site's folder.
-      expect(site.log.filter((e) => !e.path.startsWith('/explorer/'))).toEqual([]);
+      await test.step('no console error, nothing asked outside /explorer/', async () => {
+        await expect(page.getByText(/while it was read/)).toHaveCount(0);
+        expect(errors).toEqual([]);
+        // Nothing was asked for outside the site's folder.
+        expect(site.log.filter((e) => !e.path.startsWith('/explorer/'))).toEqual([]);
+      });
     });
 
     test("the README's embed snippet, on a page of another origin, shows each embed and sizes it", async ({ page }) => {
@@ -127,35 +141,37 @@ for (const ranges of [true, false]) {
         const count = await embeds.count();
         expect(count).toBe((snippet.match(/<epstein-bench-(task|embed)\b/g) ?? []).length);
         for (let i = 0; i < count; i++) {
-          const element = embeds.nth(i);
-          const frame = element.frameLocator('iframe');
-          const kind = await element.evaluate((e) =>
-            e.getAttribute('task-id') ? 'task' : e.getAttribute('doc-id') ? 'doc' : e.getAttribute('view'),
-          );
-          if (kind === 'task') {
-            await expect(frame.getByTestId('task-question')).toBeVisible();
-            await expect(frame.getByTestId('gold-doc').first()).toBeVisible();
-          } else if (kind === 'doc') {
-            await expect(frame.getByTestId('doc-text')).toBeVisible();
-          } else {
-            await expect(frame.getByTestId('leaderboard')).toBeVisible();
-          }
-          await expect(frame.getByTestId('embed-error')).toHaveCount(0);
-          // Sized to its content: the iframe's height is the embed's, not the loader's 320 px.
-          await expect
-            .poll(async () => {
-              const outer = await element
-                .locator('iframe')
-                .evaluate((f) => Math.round(f.getBoundingClientRect().height));
-              const inner = await frame
-                .getByTestId('embed')
-                .evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
-              return Math.abs(outer - inner) <= 2 && outer !== 320;
-            })
-            .toBe(true);
-          // theme= when given, else the host's colour scheme (this page declares none: light).
-          const theme = (await element.getAttribute('theme')) ?? 'light';
-          await expect(frame.locator('html')).toHaveAttribute('data-theme', theme);
+          await test.step(`embed ${i + 1} of ${count}: shown, sized, themed`, async () => {
+            const element = embeds.nth(i);
+            const frame = element.frameLocator('iframe');
+            const kind = await element.evaluate((e) =>
+              e.getAttribute('task-id') ? 'task' : e.getAttribute('doc-id') ? 'doc' : e.getAttribute('view'),
+            );
+            if (kind === 'task') {
+              await expect(frame.getByTestId('task-question')).toBeVisible();
+              await expect(frame.getByTestId('gold-doc').first()).toBeVisible();
+            } else if (kind === 'doc') {
+              await expect(frame.getByTestId('doc-text')).toBeVisible();
+            } else {
+              await expect(frame.getByTestId('leaderboard')).toBeVisible();
+            }
+            await expect(frame.getByTestId('embed-error')).toHaveCount(0);
+            // Sized to its content: the iframe's height is the embed's, not the loader's 320 px.
+            await expect
+              .poll(async () => {
+                const outer = await element
+                  .locator('iframe')
+                  .evaluate((f) => Math.round(f.getBoundingClientRect().height));
+                const inner = await frame
+                  .getByTestId('embed')
+                  .evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
+                return Math.abs(outer - inner) <= 2 && outer !== 320;
+              })
+              .toBe(true);
+            // theme= when given, else the host's colour scheme (this page declares none: light).
+            const theme = (await element.getAttribute('theme')) ?? 'light';
+            await expect(frame.locator('html')).toHaveAttribute('data-theme', theme);
+          });
         }
         expect(errors).toEqual([]);
       } finally {

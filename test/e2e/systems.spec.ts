@@ -74,52 +74,62 @@ test.describe("the sample's three systems", () => {
   test('filters count what the files say, survive reload, sort by a system and open a task by keyboard', async ({
     page,
   }) => {
-    await page.goto('/?view=systems');
-    await expect(page.getByTestId('systems-total')).toHaveText('150 of 150 tasks');
-    await expect(page.getByTestId('systems-table').locator('thead th')).toHaveCount(5);
+    await test.step('every task with the three systems', async () => {
+      await page.goto('/?view=systems');
+      await expect(page.getByTestId('systems-total')).toHaveText('150 of 150 tasks');
+      await expect(page.getByTestId('systems-table').locator('thead th')).toHaveCount(5);
+    });
 
     const oneCited = hits.filter((row) => row.filter((c) => c.cited).length === 1).length;
     const allMissed = hits.filter((row) => row.every((c) => !c.cited && !c.retrieved)).length;
     const noneCited = hits.filter((row) => row.every((c) => !c.cited)).length;
-    await page.getByTestId('systems-filter').selectOption('one-cited');
-    await expect(page.getByTestId('systems-total')).toHaveText(`${oneCited} of 150 tasks`);
-    await expect(page).toHaveURL(/show=one-cited/);
-    await expect(page.getByTestId('systems-filter').locator('option[value="all-missed"]')).toContainText(
-      `(${allMissed})`,
-    );
-    await expect(page.getByTestId('systems-filter').locator('option[value="none-cited"]')).toContainText(
-      `(${noneCited})`,
-    );
-    await page.reload();
-    await expect(page.getByTestId('systems-total')).toHaveText(`${oneCited} of 150 tasks`);
+    await test.step('the filters count what the files say and survive a reload', async () => {
+      await page.getByTestId('systems-filter').selectOption('one-cited');
+      await expect(page.getByTestId('systems-total')).toHaveText(`${oneCited} of 150 tasks`);
+      await expect(page).toHaveURL(/show=one-cited/);
+      await expect(page.getByTestId('systems-filter').locator('option[value="all-missed"]')).toContainText(
+        `(${allMissed})`,
+      );
+      await expect(page.getByTestId('systems-filter').locator('option[value="none-cited"]')).toContainText(
+        `(${noneCited})`,
+      );
+      await page.reload();
+      await expect(page.getByTestId('systems-total')).toHaveText(`${oneCited} of 150 tasks`);
+    });
 
-    // Hiding the only system that cites anything leaves no task where exactly one system cited gold.
-    await page.getByTestId('systems-show-bm25-top-doc-sample').click();
-    await expect(page.getByTestId('systems-total')).toHaveText('0 of 150 tasks');
-    await expect(page).toHaveURL(/hide=bm25-top-doc-sample/);
-    await page.goBack();
-    await expect(page.getByTestId('systems-total')).toHaveText(`${oneCited} of 150 tasks`);
+    await test.step('hiding a system leaves it out of the filters; Back shows it again', async () => {
+      // Hiding the only system that cites anything leaves no task where exactly one system cited gold.
+      await page.getByTestId('systems-show-bm25-top-doc-sample').click();
+      await expect(page.getByTestId('systems-total')).toHaveText('0 of 150 tasks');
+      await expect(page).toHaveURL(/hide=bm25-top-doc-sample/);
+      await page.goBack();
+      await expect(page.getByTestId('systems-total')).toHaveText(`${oneCited} of 150 tasks`);
+    });
 
-    // Sort by the BM25 system as every sortable header does (ascending, then descending): the first
-    // row then has its best recall@20.
-    await page.getByTestId('systems-filter').selectOption('all');
-    await page.getByTestId('sort-bm25-top-doc-sample').click();
-    await expect(page).toHaveURL(/sort=bm25-top-doc-sample/);
-    await expect(page).not.toHaveURL(/desc=1/);
-    await expect(page.getByTestId('systems-row').first().getByTestId('systems-cell').first()).toHaveText('0');
-    await page.getByTestId('sort-bm25-top-doc-sample').click();
-    await expect(page).toHaveURL(/desc=1/);
-    await expect(page.getByTestId('systems-row').first().getByTestId('systems-cell').first()).toHaveText('1');
+    await test.step('sorting by a system: ascending, then descending', async () => {
+      // Sort by the BM25 system as every sortable header does (ascending, then descending): the first
+      // row then has its best recall@20.
+      await page.getByTestId('systems-filter').selectOption('all');
+      await page.getByTestId('sort-bm25-top-doc-sample').click();
+      await expect(page).toHaveURL(/sort=bm25-top-doc-sample/);
+      await expect(page).not.toHaveURL(/desc=1/);
+      await expect(page.getByTestId('systems-row').first().getByTestId('systems-cell').first()).toHaveText('0');
+      await page.getByTestId('sort-bm25-top-doc-sample').click();
+      await expect(page).toHaveURL(/desc=1/);
+      await expect(page.getByTestId('systems-row').first().getByTestId('systems-cell').first()).toHaveText('1');
+    });
 
-    // Keyboard: j focuses the first task, Enter opens it.
-    await page.getByTestId('systems-view').locator('h1').click();
-    await page.keyboard.press('j');
-    const first = page.getByTestId('systems-task').first();
-    await expect(first).toBeFocused();
-    const taskId = (await first.getAttribute('data-task'))!;
-    await page.keyboard.press('Enter');
-    await expect(page.getByTestId('task-id')).toHaveText(taskId);
-    await expect(page.getByTestId('task-system')).toHaveCount(3);
+    await test.step('keyboard: j focuses the first task, Enter opens it', async () => {
+      // Keyboard: j focuses the first task, Enter opens it.
+      await page.getByTestId('systems-view').locator('h1').click();
+      await page.keyboard.press('j');
+      const first = page.getByTestId('systems-task').first();
+      await expect(first).toBeFocused();
+      const taskId = (await first.getAttribute('data-task'))!;
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('task-id')).toHaveText(taskId);
+      await expect(page.getByTestId('task-system')).toHaveCount(3);
+    });
   });
 
   test('the task page shows each answer, citations as gold or not (links), and the gold ranks', async ({ page }) => {

@@ -33,7 +33,8 @@ export async function startMeasuredServer(options: SiteServerOptions): Promise<M
 }
 
 /**
- * Marks, in every frame, the epoch ms at which each selector first matches an element. The
+ * Marks, in every frame, the epoch ms at which each selector first matches an element (attribute
+ * changes count: a selector may name an element's state). The
  * script is a string: functions serialised from tsx-compiled code carry helpers the page lacks.
  */
 export async function watchVisible(context: BrowserContext, marks: Record<string, string>): Promise<void> {
@@ -45,7 +46,7 @@ export async function watchVisible(context: BrowserContext, marks: Record<string
       for (const [name, selector] of Object.entries(wanted)) {
         if (seen[name] === undefined && document.querySelector(selector)) seen[name] = Date.now();
       }
-    }).observe(document, { childList: true, subtree: true, characterData: true });
+    }).observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
   })()`);
 }
 

@@ -94,6 +94,10 @@ export async function run(args: string[]): Promise<number> {
     if (line.status !== 'pinned') failed = true;
   }
   if (release.lacks.length) process.stdout.write(`\nnot in this release: ${release.lacks.join(', ')}\n`);
+  if (release.unsubmitted.length) {
+    process.stdout.write(`\nleaderboard entries without a submission folder:\n`);
+    for (const e of release.unsubmitted) process.stdout.write(`  ${e.system_name}  (submissions/${e.slug}/)\n`);
+  }
 
   process.stdout.write('\ntasks:\n');
   for (const split of SPLITS) {

@@ -1,6 +1,7 @@
 /** What the page is told about a loaded release: its files, counts, leaderboard and what it lacks. */
 import type { FileReport, LoadedRelease } from '../release/load.ts';
 import type { JudgeProfile, Leaderboard, ReleaseDescriptor } from '../release/types.ts';
+import type { UnsubmittedEntry } from '../release/layout.ts';
 
 export interface ReleaseSummary {
   label: string;
@@ -8,6 +9,8 @@ export interface ReleaseSummary {
   descriptor: ReleaseDescriptor;
   files: FileReport[];
   lacks: string[];
+  /** Leaderboard entries whose submission folder the release does not have (known once complete). */
+  unsubmitted: UnsubmittedEntry[];
   counts: Array<{ split: string; type: string; count: number }>;
   manifestCounts: Array<{ split: string; type: string; count: number; n_tasks: number }>;
   hasKey: Record<string, boolean>;
@@ -51,6 +54,7 @@ export function summarise(
     files: release.files,
     // Until every file is read, what the release lacks is not known.
     lacks: complete ? release.lacks : [],
+    unsubmitted: complete ? release.unsubmitted : [],
     counts,
     manifestCounts,
     hasKey,

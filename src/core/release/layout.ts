@@ -170,6 +170,33 @@ export function leaderboardSlugs(entries: ReadonlyArray<{ system_name?: unknown 
   return slugs;
 }
 
+/** A leaderboard entry whose submission folder the release does not have. */
+export interface UnsubmittedEntry {
+  system_name: string;
+  /** The folder it was looked for under, submissions/<slug>/ (the slug rule). */
+  slug: string;
+}
+
+/**
+ * The leaderboard entries no loaded submission belongs to, in the leaderboard's order: a
+ * submission belongs to an entry when its folder is the entry's slug or it names the same system.
+ */
+export function entriesWithoutSubmission(
+  entries: ReadonlyArray<{ system_name?: unknown }>,
+  submissions: ReadonlyArray<{ slug: string; system_name?: string }>,
+): UnsubmittedEntry[] {
+  const slugs = new Set(submissions.map((s) => s.slug));
+  const names = new Set(submissions.flatMap((s) => (s.system_name === undefined ? [] : [s.system_name])));
+  const without: UnsubmittedEntry[] = [];
+  for (const e of entries) {
+    if (typeof e.system_name !== 'string') continue;
+    const slug = submissionSlug(e.system_name);
+    if (slugs.has(slug) || names.has(e.system_name) || without.some((w) => w.slug === slug)) continue;
+    without.push({ system_name: e.system_name, slug });
+  }
+  return without;
+}
+
 /** The maintainers' build/ folder alone: everything optional, tasks come from pooled.jsonl. */
 export function planBuild(): PlannedFile[] {
   return BUILD_FILES.map(([path, kind]) => ({ path, kind, required: false }));

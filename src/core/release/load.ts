@@ -12,7 +12,7 @@ import { checkPin, pinsOf } from './manifest.ts';
 import { checkedParquet, type ParquetCheckTiming } from './parquet-pin.ts';
 import { sha256Hex } from './sha256.ts';
 import type { ReleaseSource } from './source.ts';
-import type { PlannedFile } from './layout.ts';
+import { entriesWithoutSubmission, type PlannedFile } from './layout.ts';
 import { SPLITS, type Manifest, type SubmissionMetadata } from './types.ts';
 
 export * from './loaded.ts';
@@ -54,6 +54,7 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
     submissions: [],
     files: [],
     lacks: [],
+    unsubmitted: [],
   };
   progress.filesTotal = plan.length;
   progress.phase = 'reading';
@@ -165,6 +166,8 @@ export async function loadRelease(source: ReleaseSource, options: LoadOptions = 
   }
   release.submissions = [...submissions.values()];
   release.lacks = lacksOf(release);
+  // A selective load may have left the submissions out: it cannot say which are missing.
+  if (!options.select) release.unsubmitted = unsubmittedOf(release);
   progress.phase = 'done';
   progress.file = undefined;
   emit();
@@ -252,4 +255,14 @@ function lacksOf(release: LoadedRelease): string[] {
   if (!release.leaderboard) lacks.push('leaderboard');
   if (!release.judgeProfile) lacks.push('judge profile');
   return lacks;
+}
+
+function unsubmittedOf(release: LoadedRelease) {
+  return entriesWithoutSubmission(
+    release.leaderboard?.entries ?? [],
+    release.submissions.map((s) => ({
+      slug: s.slug,
+      system_name: s.metadata?.system_name ?? s.scores?.system_name,
+    })),
+  );
 }

@@ -1,7 +1,7 @@
 /** What loading a release yields: the parsed files, a report per file, and why a load was refused. */
 import type { AsyncBuffer } from 'hyparquet';
 import { type ParseIssue } from './issues.ts';
-import { type LayoutName, type PlannedFile } from './layout.ts';
+import { type LayoutName, type PlannedFile, type UnsubmittedEntry } from './layout.ts';
 import type {
   Candidate,
   Chunk,
@@ -88,6 +88,8 @@ export interface LoadedRelease {
   files: FileReport[];
   /** Optional parts the release does not have, for the UI to say so. */
   lacks: string[];
+  /** Leaderboard entries without a submission folder (empty when only some files were read). */
+  unsubmitted: UnsubmittedEntry[];
 }
 
 export interface LoadProgress {

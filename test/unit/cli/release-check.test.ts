@@ -55,6 +55,19 @@ describe('release-check', () => {
       expect(code).toBe(0);
     });
 
+    it('names the leaderboard entries without a submission folder, and the sample has none', async () => {
+      const { out } = await releaseCheck(v10);
+      const listed = out.split('leaderboard entries without a submission folder:\n')[1]?.split('\n\n')[0];
+      expect(listed?.split('\n').map((l) => l.trim())).toEqual([
+        'agentic-sonnet-5 (reference)  (submissions/agentic-sonnet-5-reference/)',
+        'hybrid (reference)  (submissions/hybrid-reference/)',
+        'agentic-opus-4-8 (reference)  (submissions/agentic-opus-4-8-reference/)',
+        'closed_book (reference)  (submissions/closed-book-reference/)',
+        'parametric (reference)  (submissions/parametric-reference/)',
+      ]);
+      expect((await releaseCheck('static-data/sample')).out).not.toContain('without a submission');
+    });
+
     it('exits 1 naming full/questions.jsonl when one byte changed', async () => {
       const copy = path.join(mkdtempSync(path.join(os.tmpdir(), 'ebx-')), 'v1.0');
       cpSync(v10, copy, { recursive: true });

@@ -10,17 +10,18 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_POLICY, workerPolicy } from '../../../src/cli/security-headers.ts';
-import { startSiteServer, type SiteServer } from '../../../src/cli/site-server.ts';
+import { siteBase, startSiteServer, type SiteServer } from '../../../src/cli/site-server.ts';
 import type { ServedEntry } from '../../../src/cli/static-files.ts';
 import { precacheList } from '../../../src/cli/vite-delivery.ts';
 
 let site: SiteServer;
+let root: string;
 const served: ServedEntry[] = [];
 const script = 'export const x = 1;\n'.repeat(200);
 const parquet = Buffer.alloc(5000, 7);
 
 beforeAll(async () => {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'ebx-site-'));
+  root = mkdtempSync(path.join(os.tmpdir(), 'ebx-site-'));
   mkdirSync(path.join(root, 'assets'));
   mkdirSync(path.join(root, 'embed'));
   mkdirSync(path.join(root, 'static-data'));
@@ -44,9 +45,10 @@ function get(
   urlPath: string,
   headers: Record<string, string> = {},
   method = 'GET',
+  from: SiteServer = site,
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(urlPath, site.url), { method, headers }, (res) => {
+    const req = request(new URL(urlPath, from.url), { method, headers }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (d: Buffer) => parts.push(d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
@@ -139,6 +141,58 @@ describe('npm start', () => {
         bytes: br.body.byteLength,
       }),
     ]);
+  });
+});
+
+describe('npm start under a subpath (BASE_PATH=/explorer/, as a project site sits)', () => {
+  let under: SiteServer;
+  beforeAll(async () => {
+    under = await startSiteServer({ root, base: 'explorer' });
+  });
+  afterAll(async () => {
+    await under.close();
+  });
+  const at = (p: string, headers: Record<string, string> = {}) => get(p, headers, 'GET', under);
+
+  it('sends the same security headers, chosen by the path below the base', async () => {
+    expect(under.url).toMatch(/\/explorer\/$/);
+    for (const p of ['/explorer/', '/explorer/index.html', '/explorer/static-data/docs.parquet']) {
+      const page = await at(p, { 'Accept-Encoding': 'br' });
+      expect(page.status, p).toBe(200);
+      expect(page.headers['content-security-policy'], p).toBe(`${PAGE_POLICY}; frame-ancestors 'none'`);
+      expect(page.headers['x-frame-options'], p).toBe('DENY');
+      expect(page.headers['x-content-type-options'], p).toBe('nosniff');
+    }
+    // The embed page may still be framed by any site, under the base as at the root.
+    const embed = await at('/explorer/embed/');
+    expect(embed.body.toString()).toContain('<title>embed</title>');
+    expect(embed.headers['content-security-policy']).toBe(PAGE_POLICY);
+    expect(embed.headers['x-frame-options']).toBeUndefined();
+    const worker = await at('/explorer/assets/data.worker-abc123.js', { 'Accept-Encoding': 'br' });
+    expect(worker.headers['content-encoding']).toBe('br');
+    expect(worker.headers['content-security-policy']).toBe(workerPolicy('/assets/data.worker-abc123.js'));
+    expect(worker.headers['content-security-policy']).toContain("script-src 'self' 'unsafe-eval'");
+    expect((await at('/explorer/sw.js')).headers['content-security-policy']).toBe(workerPolicy('/sw.js'));
+    expect((await at('/explorer/assets/main-abc123.js')).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
+  });
+
+  it('sends the base without its slash to the base, and serves nothing outside it', async () => {
+    const bare = await at('/explorer?release=sample');
+    expect(bare.status).toBe(301);
+    expect(bare.headers['location']).toBe('/explorer/?release=sample');
+    for (const p of ['/', '/index.html', '/embed/', '/explorerx/index.html']) expect((await at(p)).status, p).toBe(404);
+    expect((await at('/explorer/..%2f..%2fetc/passwd')).status).toBe(403);
+  });
+
+  it('takes the base with or without its slashes, and refuses one that leaves the path', () => {
+    expect(siteBase()).toBe('/');
+    expect(siteBase('/')).toBe('/');
+    expect(siteBase('explorer')).toBe('/explorer/');
+    expect(siteBase('/a/b')).toBe('/a/b/');
+    expect(() => siteBase('/a/../b/')).toThrow('not a URL path');
+    expect(() => siteBase('/a?x/')).toThrow('not a URL path');
   });
 });
 

@@ -122,6 +122,7 @@ export function handRelease(parts: Partial<LoadedRelease>): LoadedRelease {
     submissions: [],
     files: [],
     lacks: [],
+    unsubmitted: [],
     ...parts,
   } as LoadedRelease;
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createExplorerData, type LoadEvents } from '../../../../src/core/explorer/service.ts';
+import { deferred } from '../../../support/deferred.ts';
 import { sampleDir, SETUP_TIMEOUT } from './explorer-db.ts';
 
 const BASE = 'http://release.test/sample/';
@@ -18,14 +19,21 @@ interface Served {
   range?: string;
 }
 
-/** The sample folder over HTTP (HEAD, ranges), noting every request; `change` alters a file's bytes. */
-function sampleHost(change?: (file: string, bytes: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer>) {
+/**
+ * The sample folder over HTTP (HEAD, ranges), noting every request; `change` alters a file's
+ * bytes; `hold` keeps a file's answer back until the promise it gives settles.
+ */
+function sampleHost(
+  change?: (file: string, bytes: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer>,
+  hold?: (file: string) => Promise<void> | undefined,
+) {
   const served: Served[] = [];
   const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input));
     const file = url.pathname.replace('/sample/', '');
     const range = new Headers(init?.headers).get('range') ?? undefined;
     served.push({ path: file, range });
+    await hold?.(file);
     let bytes: Uint8Array<ArrayBuffer>;
     try {
       bytes = new Uint8Array(readFileSync(path.join(sampleDir, file)));
@@ -41,10 +49,9 @@ function sampleHost(change?: (file: string, bytes: Uint8Array<ArrayBuffer>) => U
   /** Reads of docs.parquet that cover the whole file (the hash). */
   const wholeDocsReads = () =>
     served.filter((s) => s.path === 'docs.parquet' && s.range === `bytes=0-${docsLength - 1}`).length;
-  /** Range reads of docs.parquet other than its footer (the corpus rows' columns), the first `upTo` requests only. */
-  const rowReads = (upTo = served.length) =>
-    served.slice(0, upTo).filter((s) => s.path === 'docs.parquet' && s.range && !s.range.endsWith(`-${docsLength - 1}`))
-      .length;
+  /** Range reads of docs.parquet other than its footer (the corpus rows' columns). */
+  const rowReads = () =>
+    served.filter((s) => s.path === 'docs.parquet' && s.range && !s.range.endsWith(`-${docsLength - 1}`)).length;
   /** An explorer that reads through this host and never starts DuckDB. */
   const explorer = () => createExplorerData(neverStartsDuckDb, 'http://localhost/', { fetchFn });
   return { fetchFn, served, wholeDocsReads, rowReads, explorer };
@@ -232,28 +239,29 @@ describe('docs.parquet pins and the first views', () => {
   it(
     'a task page first reads only its own documents; the source-quality columns wait until a list asks',
     async () => {
-      const host = sampleHost();
+      const task = firstTaskWithGold();
+      const textReads = await rowReadsForText(task.gold_docs[0]!);
+      expect(textReads).toBeGreaterThan(0);
+      // The pool (a large file to parse) is held back: the task's text must not wait for it.
+      const pool = deferred<void>();
+      const host = sampleHost(undefined, (file) => (file === 'build/pool.jsonl' ? pool.promise : undefined));
       const explorer = host.explorer();
       const rowReads = host.rowReads;
       const outcome = await explorer.load({ kind: 'url', base: BASE }, {}, { first: 'other' });
       expect(outcome.ok).toBe(true);
       expect(rowReads()).toBe(0);
 
-      const task = firstTaskWithGold();
       // The page's first answer: the task's own columns, without reading a row of the corpus.
       const brief = await explorer.taskBrief(task.task_id, 'full');
       expect(brief).toMatchObject({ task_id: task.task_id, gold_docs: task.gold_docs, partial: true, pool: [] });
       expect(rowReads()).toBe(0);
-      const detail = await explorer.taskDetail(task.task_id, 'full');
+      const asked = explorer.taskDetail(task.task_id, 'full');
+      await expect.poll(rowReads, { timeout: 60_000 }).toBeGreaterThanOrEqual(textReads);
+      pool.resolve();
+      const detail = await asked;
       expect(detail?.partial).toBeUndefined();
+      expect(host.served.some((s) => s.path === 'build/pool.jsonl')).toBe(true);
       const afterDetail = rowReads();
-      // The text is read before the pool, a large file to parse, is asked for.
-      const poolAskedAt = host.served.findIndex((s) => s.path === 'build/pool.jsonl');
-      expect(poolAskedAt).toBeGreaterThan(0);
-      const textReads = await rowReadsForText(task.gold_docs[0]!);
-      expect(textReads).toBeGreaterThan(0);
-      expect(rowReads(poolAskedAt)).toBeGreaterThanOrEqual(textReads);
-      expect(afterDetail).toBeGreaterThan(0);
       // The first gold document's text was read with the task: the page's ask makes no request.
       expect(await explorer.docText(task.gold_docs[0]!)).toMatch(/\S/);
       expect(rowReads()).toBe(afterDetail);

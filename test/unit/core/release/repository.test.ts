@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leaderboardSlugs, submissionSlug } from '../../../../src/core/release/layout.ts';
+import { entriesWithoutSubmission, leaderboardSlugs, submissionSlug } from '../../../../src/core/release/layout.ts';
 import { loadRelease, readAhead, ReleaseRefused } from '../../../../src/core/release/load.ts';
 import { sha256Hex } from '../../../../src/core/release/sha256.ts';
 import { MemorySource, type ReleaseSource } from '../../../../src/core/release/source.ts';
@@ -49,6 +49,25 @@ describe('the benchmark slug rule (submit.py)', () => {
   it.skipIf(!hasShared)(`gives exactly the seven published folders from the leaderboard (${sharedNote})`, () => {
     const board = JSON.parse(releaseText('leaderboard.json')) as { entries: Array<{ system_name: string }> };
     expect(leaderboardSlugs(board.entries)).toEqual(SEVEN);
+  });
+});
+
+describe('leaderboard entries without a submission', () => {
+  it('names each entry no submission belongs to (by folder slug or system name), once, in the leaderboard order', () => {
+    const entries = [
+      { system_name: 'Zeta (reference)' },
+      { system_name: 'bm25 (reference)' },
+      { system_name: 'Renamed' },
+      { system_name: 'Zeta (reference)' },
+      { system_name: 42 },
+      { system_name: 'Alpha!' },
+    ];
+    const submissions = [{ slug: 'bm25-reference' }, { slug: 'other-folder', system_name: 'Renamed' }];
+    expect(entriesWithoutSubmission(entries, submissions)).toEqual([
+      { system_name: 'Zeta (reference)', slug: 'zeta-reference' },
+      { system_name: 'Alpha!', slug: 'alpha' },
+    ]);
+    expect(entriesWithoutSubmission([], submissions)).toEqual([]);
   });
 });
 
@@ -107,6 +126,13 @@ describe.skipIf(!hasShared)(`the repository layout over the real v1.0 files (${s
     expect(dense?.scores?.system_name).toBe('dense (reference)');
     expect(dense?.predictionsText).toBeUndefined();
     expect(release.submissions.map((s) => s.slug).sort()).toEqual(['bm25-reference', 'dense-reference']);
+    expect(release.unsubmitted.map((e) => e.slug)).toEqual(
+      SEVEN.filter((s) => s !== 'bm25-reference' && s !== 'dense-reference'),
+    );
+    expect(release.unsubmitted[0]).toEqual({
+      system_name: 'agentic-sonnet-5 (reference)',
+      slug: 'agentic-sonnet-5-reference',
+    });
     const planned = release.files.filter((f) => f.kind === 'submission_predictions').map((f) => f.path);
     expect(planned).toEqual(SEVEN.map((s) => `submissions/${s}/predictions.jsonl`));
     expect(
@@ -126,7 +152,9 @@ describe.skipIf(!hasShared)(`the repository layout over the real v1.0 files (${s
     const source = new UrlLikeSource(files, 'repository');
     const release = await loadRelease(source);
     expect(release.layout).toBe('repository');
-    expect(source.asked.slice(0, 2)).toEqual(['docs/leaderboard.json', 'dataset/v1.0/manifest.json']);
+    const planned = new Set(release.files.map((f) => f.path));
+    expect(source.asked.filter((p) => !planned.has(p))).toEqual([]);
+    expect(source.asked).toEqual(expect.arrayContaining(['docs/leaderboard.json', 'dataset/v1.0/manifest.json']));
     expect(new Set(source.asked).size).toBe(source.asked.length);
     expect(source.asked).not.toContain('release.json');
   });
@@ -135,12 +163,10 @@ describe.skipIf(!hasShared)(`the repository layout over the real v1.0 files (${s
     const source = new UrlLikeSource(files);
     const release = await loadRelease(source);
     expect(release.layout).toBe('repository');
-    expect(source.asked.slice(0, 4)).toEqual([
-      'release.json',
-      'manifest.json',
-      'docs/leaderboard.json',
-      'dataset/v1.0/manifest.json',
-    ]);
+    // Besides the planned files, only the other layouts' markers were asked for, each once.
+    const planned = new Set(release.files.map((f) => f.path));
+    expect(source.asked.filter((p) => !planned.has(p)).sort()).toEqual(['manifest.json', 'release.json']);
+    expect(new Set(source.asked).size).toBe(source.asked.length);
     expect(release.submissions.find((s) => s.slug === 'bm25-reference')?.predictionsText).toBeDefined();
   });
 
@@ -149,13 +175,15 @@ describe.skipIf(!hasShared)(`the repository layout over the real v1.0 files (${s
     const release = await loadRelease(new OnlySource(source, ['chunks']));
     expect(release.splits.full?.tasks).toHaveLength(1038);
     expect(release.submissions).toEqual([]);
+    // Submissions were not read: none is said to be missing.
+    expect(release.unsubmitted).toEqual([]);
     expect(source.asked.filter((p) => p.startsWith('submissions/') || p.endsWith('leaderboard.json'))).toEqual([]);
-    expect(source.asked).toEqual([
-      'dataset/v1.0/manifest.json',
-      'dataset/v1.0/full/questions.jsonl',
-      'dataset/v1.0/full/tasks.jsonl',
+    expect([...source.asked].sort()).toEqual([
       'dataset/v1.0/dev/questions.jsonl',
       'dataset/v1.0/dev/tasks.jsonl',
+      'dataset/v1.0/full/questions.jsonl',
+      'dataset/v1.0/full/tasks.jsonl',
+      'dataset/v1.0/manifest.json',
     ]);
   });
 
