@@ -27,6 +27,10 @@ export interface TaskListQuery {
   release: number;
 }
 
+function sameQuestion(a: TaskListQuery, b: TaskListQuery): boolean {
+  return JSON.stringify([a.filter, a.order]) === JSON.stringify([b.filter, b.order]);
+}
+
 /**
  * The Tasks list's rows for its current question, fetched a page at a time as they are scrolled
  * into view, with the facet counts of the question and every facet value the release has shown
@@ -63,9 +67,13 @@ export class TaskListState {
    */
   async ask(query: TaskListQuery): Promise<boolean> {
     const asked = ++this.#asked;
+    // The same question asked again of a fuller load (the release's version moved on) keeps its
+    // rows on screen until the answer comes: clearing them would drop the row a reader has focused
+    // and leave Enter with no row to open in between.
+    const again = this.#query !== undefined && sameQuestion(this.#query, query);
     this.#query = query;
     this.#pending.clear();
-    this.pages = {};
+    if (!again) this.pages = {};
     const timer = setTimeout(() => {
       if (asked === this.#asked) this.slow = true;
     }, this.slowAfterMs);

@@ -134,6 +134,21 @@ describe('TaskListState', () => {
     expect(list.holdsPlace(2, false)).toBe(true);
   });
 
+  it('keeps the rows of the same question asked of a fuller load until its answer, not those of another', async () => {
+    const source = new HandSource();
+    const list = new TaskListState(source, FACETS, 10);
+    let shown = list.ask({ filter: { type: ['timeline'] }, order, release: 1 });
+    source.pageAsks[0]!.answer.resolve({ rows: rows(0, 10), total: 10, facets: facets([]) });
+    await shown;
+    shown = list.ask({ filter: { type: ['timeline'] }, order, release: 2 });
+    expect(list.rowAt(1)?.task_id).toBe('t1');
+    source.pageAsks[1]!.answer.resolve({ rows: rows(100, 10), total: 10, facets: facets([]) });
+    await shown;
+    expect(list.rowAt(1)?.task_id).toBe('t101');
+    void list.ask({ filter: { type: ['single_hop'] }, order, release: 2 });
+    expect(list.rowAt(1)).toBeUndefined();
+  });
+
   it('says why a question failed, and forgets the failure once a later one is answered', async () => {
     const source = new HandSource();
     const list = new TaskListState(source, FACETS, 10);
