@@ -8,12 +8,12 @@ import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { startEchoJudge } from '../support/mock-judge-server.ts';
 import { startRepositoryMirror, type RepositoryMirror } from '../support/repository-mirror.ts';
 import { siteProfileFile, v10Judge, v10JudgeCache } from '../support/v10-judge.ts';
 import { downloaded, setFile } from './score-support.ts';
-import { hasShared, projectRoot, SKIP_NO_SHARED, v10Dir } from './support.ts';
+import { hasShared, projectRoot, routeGitHubTo, SKIP_NO_SHARED, v10Dir } from './support.ts';
 
 const KEY = 'sk-test-e2e-official-0123456789';
 const entry = (
@@ -35,19 +35,6 @@ function cliScore(predictions: string, cache: string): Promise<string> {
       (error, _stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(readFileSync(out, 'utf8'))),
     ),
   );
-}
-
-async function routeGitHubTo(context: BrowserContext, mirror: RepositoryMirror): Promise<void> {
-  const origin = new URL(mirror.url).origin;
-  await context.route(/^https:\/\/raw\.githubusercontent\.com\//, async (route) => {
-    try {
-      await route.fulfill({
-        response: await route.fetch({ url: `${origin}${new URL(route.request().url()).pathname}` }),
-      });
-    } catch (error) {
-      if (!/disposed|closed/i.test(String(error))) throw error;
-    }
-  });
 }
 
 async function openOfficialScore(page: Page): Promise<void> {

@@ -48,6 +48,14 @@ export async function startStaticServer(root: string): Promise<{ url: string; cl
   return { url: `${server.origin}/`, close: server.close };
 }
 
+/**
+ * A request still in flight when its test ends (e.g. the search worker probing for indexes) is
+ * dropped; Playwright reports it as "Test ended" or a closed/disposed context, by timing.
+ */
+function endedWithTest(error: unknown): boolean {
+  return /Test ended|disposed|closed/i.test(String(error));
+}
+
 /** Sends every raw.githubusercontent.com request to the mirror; `hold` delays one path until released. */
 export async function routeGitHubTo(
   context: BrowserContext,
@@ -62,8 +70,7 @@ export async function routeGitHubTo(
       const response = await route.fetch({ url: `${origin}${at.pathname}` });
       await route.fulfill({ response });
     } catch (error) {
-      // A request still in flight when the test ends (e.g. the search worker probing for indexes) is dropped.
-      if (!/disposed|closed/i.test(String(error))) throw error;
+      if (!endedWithTest(error)) throw error;
     }
   });
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startRepositoryMirror, type RepositoryMirror } from '../support/repository-mirror.ts';
-import { hasShared, projectRoot, SKIP_NO_SHARED, v10Dir } from './support.ts';
+import { hasShared, projectRoot, routeGitHubTo, SKIP_NO_SHARED, v10Dir } from './support.ts';
 
 interface TaskLine {
   task_id: string;
@@ -181,18 +181,7 @@ test.describe("v1.0's available systems (localhost mirror of the repository)", (
     mirror = await startRepositoryMirror(v10Dir, new URL(entry.url).pathname);
   });
   test.afterAll(async () => mirror?.close());
-  test.beforeEach(async ({ context }) => {
-    const origin = new URL(mirror.url).origin;
-    await context.route(/^https:\/\/raw\.githubusercontent\.com\//, async (route) => {
-      try {
-        const response = await route.fetch({ url: `${origin}${new URL(route.request().url()).pathname}` });
-        await route.fulfill({ response });
-      } catch (error) {
-        // A request still in flight when the test ends (the search worker probing for indexes) is dropped.
-        if (!/disposed|closed/i.test(String(error))) throw error;
-      }
-    });
-  });
+  test.beforeEach(async ({ context }) => routeGitHubTo(context, mirror));
 
   test('bm25-reference alone: the gold filters count what its predictions say; dense is named as lacking predictions', async ({
     page,
