@@ -74,3 +74,26 @@ test('the embed page shows a document and the leaderboard as real files (no SPA 
   await page.goto(`${SITE}embed/?doc=${doc}`);
   await expect(page.getByTestId('doc-text')).toBeVisible();
 });
+
+test("a leaderboard embed downloads none of the task or document page's code, and says so when its own fails", async ({
+  page,
+}) => {
+  const scripts: Array<{ url: string; body: string }> = [];
+  page.on('response', async (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    scripts.push({ url: response.url(), body: await response.text().catch(() => '') });
+  });
+  await page.goto(`${SITE}embed/?view=leaderboard`);
+  await expect(page.getByTestId('board-row').first()).toBeVisible();
+  await expect(page.getByTestId('embed')).toHaveAttribute('data-pin-check', 'done');
+  // Each view's template carries its own test ids; these two belong to the task and document pages.
+  const carrying = (testId: string) =>
+    scripts.filter((s) => s.body.includes(`data-testid="${testId}"`)).map((s) => new URL(s.url).pathname);
+  expect(carrying('board-row')).not.toEqual([]);
+  expect([...carrying('task-detail'), ...carrying('doc-view')]).toEqual([]);
+
+  await page.route(/\/assets\/LeaderboardView-[^/]*\.js$/, (route) => route.abort());
+  await page.reload();
+  await expect(page.getByTestId('load-failed')).toContainText('Could not load this view');
+  await expect(page.getByTestId('board-row')).toHaveCount(0);
+});
