@@ -75,7 +75,7 @@ test('the embed page shows a document and the leaderboard as real files (no SPA 
   await expect(page.getByTestId('doc-text')).toBeVisible();
 });
 
-test("a leaderboard embed downloads none of the task or document page's code, and says so when its own fails", async ({
+test("a leaderboard embed downloads none of the task or document page's code, says so when its own fails, and tries again", async ({
   page,
 }) => {
   const scripts: Array<{ url: string; body: string }> = [];
@@ -96,4 +96,7 @@ test("a leaderboard embed downloads none of the task or document page's code, an
   await page.reload();
   await expect(page.getByTestId('load-failed')).toContainText('Could not load this view');
   await expect(page.getByTestId('board-row')).toHaveCount(0);
+  await page.unrouteAll();
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('board-row').first()).toBeVisible();
 });
