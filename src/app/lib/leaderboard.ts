@@ -1,3 +1,4 @@
+import { escapeBidi } from './bidi.ts';
 import { formatCount } from './format-count.ts';
 import type { ScoreReport } from '../../core/release/types.ts';
 
@@ -55,6 +56,10 @@ export function boardRows(entries: readonly ScoreReport[]): BoardRow[] {
     .sort((a, b) => b.report.overall_cited_correctness - a.report.overall_cited_correctness);
   return rows.map((r) => ({ ...r, rank: r.control ? undefined : ranked.indexOf(r) + 1 }));
 }
+
+/** A row's name on a chart, where no badge can say "control": the words do, unless the name does. */
+export const chartLabel = (r: BoardRow): string =>
+  `${escapeBidi(r.display)}${r.control && !/control$/i.test(r.display) ? ' (control)' : ''}`;
 
 export const pct = (x: number | undefined | null) =>
   x === undefined || x === null || Number.isNaN(x) ? '—' : `${(x * 100).toFixed(1)}%`;
