@@ -3,8 +3,6 @@ import { localDataScope } from '../../core/audit/scope.ts';
 import { AuditLists } from './audit-lists.svelte.ts';
 import { release } from './release.svelte.ts';
 
-export type { LegacyRecords } from './audit-lists.svelte.ts';
-
 /** The loaded release's labels and appeals (audit-lists.svelte.ts), keyed by its origin and pins. */
 export const auditStore = new AuditLists({
   scope: () => {

@@ -19,7 +19,7 @@ class AuditState {
   /** Reading from the Hugging Face source (Stop applies). */
   readingSource = $state(false);
   /** What reading the split's unread documents would cost, once asked (per split and load). */
-  estimate = $state<{ split: SplitName; version: number; value: BatchEstimate | { error: string } } | undefined>();
+  estimate = $state<{ split: SplitName; value: BatchEstimate | { error: string } } | undefined>();
   private opened = -1;
   private opening: Promise<AuditReleaseInfo | undefined> | undefined;
 
@@ -105,10 +105,9 @@ class AuditState {
     try {
       const audit = await auditWorkerWithSource(await sourceDocs.worker());
       const out = await audit.sourceEstimate(split, { ...settings.value });
-      if (version === this.opened)
-        this.estimate = { split, version, value: out.ok ? out.estimate : { error: out.error } };
+      if (version === this.opened) this.estimate = { split, value: out.ok ? out.estimate : { error: out.error } };
     } catch (e) {
-      if (version === this.opened) this.estimate = { split, version, value: { error: errorMessage(e) } };
+      if (version === this.opened) this.estimate = { split, value: { error: errorMessage(e) } };
     }
   }
 
