@@ -84,20 +84,35 @@ export type StartConsoleDatabase = (schema: string, tables: ConsoleTableCopy[]) 
 const CLOSED_TO_THE_OUTSIDE =
   'SET autoinstall_known_extensions=false; SET autoload_known_extensions=false; SET enable_external_access=false';
 
-/** Fills a console database the way a session fills its schema: outside access off first. */
+type InsertRows<C> = (conn: C, name: string, data: Table) => MaybePromise<unknown>;
+
+/** Opens the schema every session and console works in: outside access off first. */
+async function openSchema(conn: DuckDbConnection, schema: string): Promise<void> {
+  if (!SAFE_IDENTIFIER.test(schema)) throw new Error(`bad schema name ${schema}`);
+  await conn.query(CLOSED_TO_THE_OUTSIDE);
+  await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path = '${schema}'`);
+}
+
+/** A table from Arrow, rows or none (an empty one is created by SQL). */
+async function putTable<C extends DuckDbConnection>(
+  conn: C,
+  name: string,
+  data: Table,
+  insertRows: InsertRows<C>,
+): Promise<void> {
+  if (data.numRows > 0) await insertRows(conn, name, data);
+  else await conn.query(emptyTableSql(quoted(name), data));
+}
+
+/** Fills a console database the way a session fills its schema. */
 export async function fillConsoleDatabase<C extends DuckDbConnection>(
   conn: C,
   schema: string,
   tables: readonly ConsoleTableCopy[],
-  insertRows: (conn: C, name: string, data: Table) => MaybePromise<unknown>,
+  insertRows: InsertRows<C>,
 ): Promise<void> {
-  if (!SAFE_IDENTIFIER.test(schema)) throw new Error(`bad schema name ${schema}`);
-  await conn.query(CLOSED_TO_THE_OUTSIDE);
-  await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path = '${schema}'`);
-  for (const { name, data } of tables) {
-    if (data.numRows > 0) await insertRows(conn, name, data);
-    else await conn.query(emptyTableSql(quoted(name), data));
-  }
+  await openSchema(conn, schema);
+  for (const { name, data } of tables) await putTable(conn, name, data, insertRows);
 }
 
 /** Checked first that it is one statement (DuckDB prepares one only, so a ";" cannot add a second), then run. */
@@ -142,13 +157,12 @@ async function copyTables<C extends DuckDbConnection>(
 export async function duckDbSession<C extends DuckDbConnection>(
   schema: string,
   connect: () => MaybePromise<C>,
-  insertRows: (conn: C, name: string, data: Table) => MaybePromise<unknown>,
+  insertRows: InsertRows<C>,
   startConsole?: StartConsoleDatabase,
 ): Promise<SqlSession> {
   if (!SAFE_IDENTIFIER.test(schema)) throw new Error(`bad schema name ${schema}`);
   const conn = await connect();
-  await conn.query(CLOSED_TO_THE_OUTSIDE);
-  await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path = '${schema}'`);
+  await openSchema(conn, schema);
   // With a database of its own (the browser) the console can be cancelled; without (the Node
   // tests) it runs on a connection of its own here and cannot.
   let isolated: ReturnType<typeof isolatedConsole> | undefined;
@@ -191,11 +205,7 @@ export async function duckDbSession<C extends DuckDbConnection>(
       }
     },
     async insertArrow(name: string, data: Table) {
-      if (data.numRows > 0) {
-        await insertRows(conn, name, data);
-        return;
-      }
-      await conn.query(emptyTableSql(name, data));
+      await putTable(conn, name, data, insertRows);
     },
     async close() {
       await isolated?.close();
