@@ -115,4 +115,18 @@ test('every pair, Holm-corrected, on request; a choice of A, B or metric is kept
     .filter({ hasText: /closed-book/i });
   await expect(controls).toHaveCount(1);
   await expect(controls).toContainText(/0\.0000.*1\.000.*no/);
+
+  // On a phone a system's name breaks between its words (three at most here), not to a letter a line.
+  await page.setViewportSize({ width: 390, height: 900 });
+  const linesOfNames = () =>
+    holm.locator('tbody tr').evaluateAll((rows) =>
+      rows.flatMap((row) =>
+        [...row.querySelectorAll('td')].slice(0, 2).map((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        }),
+      ),
+    );
+  await expect.poll(async () => Math.max(...(await linesOfNames()))).toBeLessThanOrEqual(3);
 });
