@@ -5,7 +5,7 @@
  * and the next query starts a fresh copy. The explorer's own database is never touched.
  */
 import type { Table } from 'apache-arrow';
-import { CANCELLED_MESSAGE, type ConsoleEngine } from './sql-console.ts';
+import type { ConsoleEngine } from './sql-console.ts';
 
 /** One table of the release, as the console's database receives it. */
 export interface ConsoleTableCopy {
@@ -20,6 +20,8 @@ export interface ConsoleDatabase {
   /** Ends the database and any query it is running. */
   terminate(): Promise<void>;
 }
+
+export const CANCELLED_MESSAGE = 'The query was cancelled.';
 
 /** A console engine whose Cancel ends its database; `start` makes a new one when needed. */
 export function isolatedConsole(start: () => Promise<ConsoleDatabase>): ConsoleEngine & { close(): Promise<void> } {

@@ -124,9 +124,6 @@ export function wrapQuery(query: string, cap: number): string {
  * DuckDB's error for the user's text: "LINE n:" counted from the query's first line (the wrapper
  * adds one above it), the repeated location block once, and the line and column under the caret.
  */
-/** What a cancelled query says, whichever engine stopped it. */
-export const CANCELLED_MESSAGE = 'The query was cancelled.';
-
 export function consoleError(error: unknown, query: string): ConsoleFailure {
   const raw = error instanceof Error ? error.message : String(error);
   const lines = raw.split('\n');
@@ -173,7 +170,7 @@ export function consoleError(error: unknown, query: string): ConsoleFailure {
     failure.message = `${READ_ONLY}: one statement at a time (remove the ";" between them).`;
   } else if (/interrupt|cancel/i.test(raw)) {
     failure.kind = 'cancelled';
-    failure.message = CANCELLED_MESSAGE;
+    failure.message = 'The query was cancelled.';
   }
   if (line !== undefined) failure.line = line;
   if (column !== undefined) failure.column = column;

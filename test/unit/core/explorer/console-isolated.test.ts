@@ -6,8 +6,12 @@
  */
 import { tableFromArrays, type Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { isolatedConsole, type ConsoleDatabase } from '../../../../src/core/explorer/console-isolated.ts';
-import { CANCELLED_MESSAGE, consoleError, runConsoleQuery } from '../../../../src/core/explorer/sql-console.ts';
+import {
+  CANCELLED_MESSAGE,
+  isolatedConsole,
+  type ConsoleDatabase,
+} from '../../../../src/core/explorer/console-isolated.ts';
+import { consoleError, runConsoleQuery } from '../../../../src/core/explorer/sql-console.ts';
 import { deferred } from '../../../support/deferred.ts';
 
 interface StandIn extends ConsoleDatabase {
