@@ -52,6 +52,10 @@ export interface ShardOptions {
   rowGroupSize?: number;
   /** Documents whose row groups get a 1-5 MB media row. */
   mediaNear?: readonly string[];
+  /** Bytes of each media-only row's blob (default 1-5 MB at random): small when many writers rewrite the shards. */
+  mediaRowBytes?: number;
+  /** text_content of media-only rows: '' (default) or null, as some exports leave it. */
+  mediaText?: '' | null;
 }
 
 function prng(seed: number): () => number {
@@ -79,7 +83,7 @@ interface Row {
   file_type: string | null;
   online_url: string | null;
   image: Uint8Array | null;
-  text_content: string;
+  text_content: string | null;
 }
 
 /**
@@ -117,8 +121,8 @@ export function makeSourceShards(docs: readonly SampleDoc[], options: ShardOptio
         file_name: `${neighbour.file_name}.jpg`,
         file_type: 'jpg',
         online_url: null,
-        image: blob(1_000_000 + Math.floor(rand() * 4_000_000), rand),
-        text_content: '',
+        image: blob(options.mediaRowBytes ?? 1_000_000 + Math.floor(rand() * 4_000_000), rand),
+        text_content: options.mediaText === undefined ? '' : options.mediaText,
       });
     }
     rows.sort((a, b) => (a.doc_id < b.doc_id ? -1 : 1));

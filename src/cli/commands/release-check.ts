@@ -14,6 +14,7 @@ import {
 import { fsProblem } from '../files.ts';
 import { detectLayout } from '../../core/release/layout.ts';
 import { checkedParquetMetadataAsync } from '../../core/parquet/checked-metadata.ts';
+import { columnChunkProblems, describeColumnProblem } from '../../core/parquet/column-check.ts';
 import { loadRelease, ReleaseRefused, type LoadedRelease } from '../../core/release/load.ts';
 import { manifestCountsFromTasks } from '../../core/release/manifest.ts';
 import { SPLITS } from '../../core/release/types.ts';
@@ -68,7 +69,7 @@ export async function run(args: string[]): Promise<number> {
     }
     // a reader failed without saying on which file (a corrupt parquet file): find the file
     const broken = await brokenParquetFiles(source);
-    for (const b of broken) process.stdout.write(`INVALID ${b.file}: not a readable parquet file (${b.problem})\n`);
+    for (const b of broken) process.stdout.write(`INVALID ${b.problem}\n`);
     if (broken.length === 0) process.stdout.write(`FAILED ${folder}: ${errorMessage(e)}\n`);
     process.stdout.write('\nrelease-check: FAILED\n');
     return 1;
@@ -76,6 +77,7 @@ export async function run(args: string[]): Promise<number> {
 
   process.stdout.write(`${release.descriptor.title} (${release.layout} layout) at ${folder}\n\nfiles:\n`);
   let failed = false;
+  const undecodable = await undecodableColumns(source, release);
   for (const f of release.files) {
     if (f.status === 'missing' && !f.required) continue;
     if (f.status === 'ignored' && release.descriptor.sha256?.[f.path] !== undefined) continue;
@@ -87,6 +89,10 @@ export async function run(args: string[]): Promise<number> {
       failed = true;
       for (const issue of f.issues) process.stdout.write(`      ${issue.message}\n`);
       if (f.issueCount > f.issues.length) process.stdout.write(`      ...and ${f.issueCount - f.issues.length} more\n`);
+    }
+    for (const line of undecodable.get(f.path) ?? []) {
+      failed = true;
+      process.stdout.write(`      ${line}\n`);
     }
   }
   for (const line of [...checkOtherPins(folder, release), ...(await checkBlockPins(folder, release))]) {
@@ -227,16 +233,46 @@ function describeFsPath(error: unknown, fallback: string): string {
   return typeof p === 'string' ? p : fallback;
 }
 
-/** Every .parquet file of the folder whose footer and metadata hyparquet cannot read, with its reason. */
+/**
+ * Every .parquet file of the folder whose footer hyparquet cannot read, or with a column whose
+ * first page it cannot decode (a codec, an encoding), each problem in a line naming the file.
+ */
 async function brokenParquetFiles(source: CheckedFolderSource): Promise<{ file: string; problem: string }[]> {
   const out: { file: string; problem: string }[] = [];
   for (const file of source.list().filter((f) => f.endsWith('.parquet'))) {
     try {
       const buffer = await source.open(file);
-      if (buffer) await checkedParquetMetadataAsync(buffer);
+      if (!buffer) continue;
+      const metadata = await checkedParquetMetadataAsync(buffer);
+      for (const p of await columnChunkProblems(buffer, metadata, file))
+        out.push({ file, problem: describeColumnProblem(file, p) });
     } catch (error) {
-      out.push({ file, problem: errorMessage(error) });
+      out.push({ file, problem: `${file}: not a readable parquet file (${errorMessage(error)})` });
     }
+  }
+  return out;
+}
+
+/**
+ * The loaded release's parquet files, each column's first page decoded: the reader of a view
+ * may read a column (text, a row group) that loading did not, and must not meet a codec or an
+ * encoding it cannot decode there first. Path -> problem lines.
+ */
+async function undecodableColumns(source: CheckedFolderSource, release: LoadedRelease): Promise<Map<string, string[]>> {
+  const root = detectLayout(source.list())?.root ?? '';
+  const out = new Map<string, string[]>();
+  for (const f of release.files) {
+    if (!f.path.endsWith('.parquet') || f.status === 'missing' || f.status === 'ignored') continue;
+    const buffer = await source.open(`${root}${f.path}`);
+    if (!buffer) continue;
+    let lines: string[];
+    try {
+      const metadata = await checkedParquetMetadataAsync(buffer);
+      lines = (await columnChunkProblems(buffer, metadata, f.path)).map((p) => describeColumnProblem(f.path, p));
+    } catch (error) {
+      lines = [`${f.path}: not a readable parquet file (${errorMessage(error)})`];
+    }
+    if (lines.length) out.set(f.path, lines);
   }
   return out;
 }

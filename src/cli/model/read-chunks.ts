@@ -1,7 +1,7 @@
 /** Reads a release's chunks.parquet (chunk_id, doc_id, text), checking every row. */
 import { readRegularFile } from '../../adapters/node/regular-file.ts';
 import path from 'node:path';
-import { parquetReadObjects } from 'hyparquet';
+import { readParquetRows } from '../../core/parquet/read-rows.ts';
 import { readParquetFooterBytes } from '../../core/parquet/checked-metadata.ts';
 import type { ChunkInput } from '../../core/retrieval/index.ts';
 
@@ -11,11 +11,14 @@ const MAX_CHUNKS_FILE_BYTES = 2 * 1024 * 1024 * 1024;
 export async function readChunkRows(file: string): Promise<ChunkInput[]> {
   const bytes = await readRegularFile(file, MAX_CHUNKS_FILE_BYTES);
   const metadata = readParquetFooterBytes(bytes, file);
-  const rows = (await parquetReadObjects({
-    file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-    metadata,
-    columns: ['chunk_id', 'doc_id', 'text'],
-  })) as Array<Record<string, unknown>>;
+  const rows = await readParquetRows(
+    {
+      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+      metadata,
+      columns: ['chunk_id', 'doc_id', 'text'],
+    },
+    file,
+  );
   return rows.map((row, i) => {
     const where = `${file} row ${i + 1}`;
     const { chunk_id, doc_id, text } = row;

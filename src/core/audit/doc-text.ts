@@ -3,7 +3,8 @@
  * release that ships its corpus (docs.parquet, docs.jsonl), on texts already loaded, and on a
  * reader of the Hugging Face source when one is plugged in.
  */
-import { parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { readParquetRows } from '../parquet/read-rows.ts';
 import { readParquetFooter } from '../parquet/checked-metadata.ts';
 import type { CorpusDoc } from '../release/types.ts';
 
@@ -112,7 +113,7 @@ export function parquetDocsProvider(label: string, file: AsyncBuffer, maxGap = 6
   const open = async () => {
     // The footer is read once (its default first fetch is 512 KiB; a docs footer is far smaller).
     const metadata = await readParquetFooter(file, label, 64 * 1024);
-    const ids = (await parquetReadObjects({ file, metadata, columns: ['doc_id'] })) as Array<{ doc_id: unknown }>;
+    const ids = await readParquetRows({ file, metadata, columns: ['doc_id'] }, label);
     return { metadata, rows: new Map(ids.map((r, i) => [String(r.doc_id), i])) };
   };
   return {
@@ -130,13 +131,10 @@ export function parquetDocsProvider(label: string, file: AsyncBuffer, maxGap = 6
         let j = i;
         while (j + 1 < wanted.length && wanted[j + 1]!.row - wanted[j]!.row <= maxGap) j++;
         const from = wanted[i]!.row;
-        const rows = (await parquetReadObjects({
-          file,
-          metadata,
-          columns: ['doc_id', 'text'],
-          rowStart: from,
-          rowEnd: wanted[j]!.row + 1,
-        })) as Array<{ doc_id: string; text: string | null }>;
+        const rows = (await readParquetRows(
+          { file, metadata, columns: ['doc_id', 'text'], rowStart: from, rowEnd: wanted[j]!.row + 1 },
+          label,
+        )) as Array<{ doc_id?: unknown; text?: unknown }>;
         for (let k = i; k <= j; k++) {
           const row = rows[wanted[k]!.row - from];
           if (row && typeof row.text === 'string') out.set(wanted[k]!.id, row.text);

@@ -4,7 +4,8 @@
  * row groups that can hold the asked ids are read (row-group min/max statistics of doc_id),
  * and the text column only for the one row a reader opens.
  */
-import { parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { readParquetRows } from '../parquet/read-rows.ts';
 import { readParquetFooter } from '../parquet/checked-metadata.ts';
 import type { CorpusDoc } from '../release/types.ts';
 import type { DocRow } from './task-vocabulary.ts';
@@ -84,6 +85,7 @@ export class ParquetDocs implements DocsIndex {
     private readonly metadata: FileMetaData,
     private readonly columns: string[],
     private readonly groups: Group[],
+    private readonly name: string,
   ) {}
 
   /**
@@ -116,6 +118,7 @@ export class ParquetDocs implements DocsIndex {
       metadata,
       SMALL_COLUMNS.filter((c) => present.has(c)),
       groups,
+      path,
     );
   }
 
@@ -133,13 +136,16 @@ export class ParquetDocs implements DocsIndex {
   private async read(first: number, end: number): Promise<DocRecord[]> {
     const start = this.groups[first]!.start;
     const last = this.groups[end - 1]!;
-    const read = (await parquetReadObjects({
-      file: this.file,
-      metadata: this.metadata,
-      columns: this.columns,
-      rowStart: start,
-      rowEnd: last.start + last.rows,
-    })) as Array<Record<string, unknown>>;
+    const read = await readParquetRows(
+      {
+        file: this.file,
+        metadata: this.metadata,
+        columns: this.columns,
+        rowStart: start,
+        rowEnd: last.start + last.rows,
+      },
+      this.name,
+    );
     const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
     return read.map((r, j): DocRecord => ({
       doc_id: String(r.doc_id),
@@ -201,13 +207,10 @@ export class ParquetDocs implements DocsIndex {
   private async readText(docId: string): Promise<string | undefined> {
     const [row] = (await this.rows([docId])).sort((a, b) => a.row_no - b.row_no);
     if (!row) return undefined;
-    const [hit] = (await parquetReadObjects({
-      file: this.file,
-      metadata: this.metadata,
-      columns: ['text'],
-      rowStart: row.row_no,
-      rowEnd: row.row_no + 1,
-    })) as Array<{ text: string | null }>;
+    const [hit] = (await readParquetRows(
+      { file: this.file, metadata: this.metadata, columns: ['text'], rowStart: row.row_no, rowEnd: row.row_no + 1 },
+      this.name,
+    )) as Array<{ text?: string | null }>;
     return hit?.text ?? undefined;
   }
 }

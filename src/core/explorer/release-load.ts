@@ -4,7 +4,8 @@
  * (service.ts) routes the page's questions to the load it shows; everything a load knows lives
  * here, so that a new load starts from nothing and a refused one leaves the shown one as it was.
  */
-import { parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { readParquetRows } from '../parquet/read-rows.ts';
 import { readParquetFooter } from '../parquet/checked-metadata.ts';
 import { errorMessage } from '../error-message.ts';
 import { loadRelease, ReleaseRefused, type LoadProgress, type LoadedRelease } from '../release/load.ts';
@@ -489,7 +490,7 @@ export class ReleaseLoad {
     this.chunkFooter ??= readParquetFooter(file, 'chunks.parquet');
     this.chunkFooter.catch(() => (this.chunkFooter = undefined));
     const metadata = await this.chunkFooter;
-    this.chunkDocIds ??= parquetReadObjects({ file, metadata, columns: ['doc_id'] }).then((rows) =>
+    this.chunkDocIds ??= readParquetRows({ file, metadata, columns: ['doc_id'] }, 'chunks.parquet').then((rows) =>
       (rows as Array<{ doc_id: string }>).map((r) => r.doc_id),
     );
     this.chunkDocIds.catch(() => (this.chunkDocIds = undefined));
@@ -498,13 +499,10 @@ export class ReleaseLoad {
     if (first < 0) return [];
     let last = first;
     while (ids[last + 1] === docId) last++;
-    return (await parquetReadObjects({
-      file,
-      metadata,
-      columns: ['chunk_id', 'doc_id', 'text'],
-      rowStart: first,
-      rowEnd: last + 1,
-    })) as Chunk[];
+    return (await readParquetRows(
+      { file, metadata, columns: ['chunk_id', 'doc_id', 'text'], rowStart: first, rowEnd: last + 1 },
+      'chunks.parquet',
+    )) as unknown as Chunk[];
   }
 
   /** The release's locator of its documents in the Hugging Face source, when it ships one (read on first use). */

@@ -1,6 +1,7 @@
 /** Parses one planned file of a release into the LoadedRelease being built. */
 import type { LoadedRelease, LoadedSubmission } from './loaded.ts';
-import { parquetReadObjects, parquetSchema, type AsyncBuffer } from 'hyparquet';
+import { parquetSchema, type AsyncBuffer } from 'hyparquet';
+import { readParquetRows } from '../parquet/read-rows.ts';
 import { checkedParquetMetadata } from '../parquet/checked-metadata.ts';
 import { IssueList } from './issues.ts';
 import { parseJsonFile, parseJsonlBytes } from './jsonl.ts';
@@ -153,7 +154,7 @@ async function readParquetWhole<T>(
   const wrong = checkParquetColumns(path, kind, parquetSchema(metadata).children);
   for (const issue of wrong) issues.add(issue);
   if (wrong.length > 0) return [];
-  const rows = (await parquetReadObjects({ file, metadata })) as Array<Record<string, unknown>>;
+  const rows = await readParquetRows({ file, metadata }, path);
   if (kind === 'chunks') return rows as T[];
   return rows.map((r) => ({
     doc_id: r.doc_id,

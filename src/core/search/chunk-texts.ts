@@ -4,7 +4,8 @@
  * of chunks.parquet: build-index reads that file in row order; the chunk id of the row is
  * checked all the same.
  */
-import { parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { readParquetRows } from '../parquet/read-rows.ts';
 import { readParquetFooter } from '../parquet/checked-metadata.ts';
 
 const CACHED_GROUPS = 32;
@@ -31,13 +32,10 @@ export class ChunkTexts {
       let start = 0;
       for (let i = 0; i < g; i++) start += Number(meta.row_groups[i]!.num_rows);
       const end = start + Number(meta.row_groups[g]!.num_rows);
-      rows = parquetReadObjects({
-        file: this.file,
-        metadata: meta,
-        columns: ['chunk_id', 'text'],
-        rowStart: start,
-        rowEnd: end,
-      }).then((objects) =>
+      rows = readParquetRows(
+        { file: this.file, metadata: meta, columns: ['chunk_id', 'text'], rowStart: start, rowEnd: end },
+        this.name,
+      ).then((objects) =>
         objects.map((o) => ({
           chunk_id: typeof o['chunk_id'] === 'string' ? o['chunk_id'] : '',
           text: typeof o['text'] === 'string' ? o['text'] : '',

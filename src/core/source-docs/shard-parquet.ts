@@ -3,7 +3,8 @@
  * rows of chosen columns of one row group. Reads are planned here, column chunk by column chunk,
  * so that nothing of another column (the media columns are hundreds of MB) is ever requested.
  */
-import { parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { type AsyncBuffer, type FileMetaData } from 'hyparquet';
+import { readParquetRows } from '../parquet/read-rows.ts';
 import { checkedParquetMetadata } from '../parquet/checked-metadata.ts';
 import { errorMessage } from '../error-message.ts';
 import { SourceError } from './http.ts';
@@ -172,13 +173,16 @@ export async function readRowGroupRows(
   const fetched = await Promise.all(merged.map(async (r) => ({ ...r, bytes: await read(r.start, r.end) })));
   const file = plannedBuffer(size, fetched, label);
   try {
-    return (await parquetReadObjects({
-      file,
-      metadata: { ...metadata, row_groups: [rg], num_rows: rg.num_rows },
-      columns: [...columns],
-      rowStart,
-      rowEnd,
-    })) as Array<Record<string, unknown>>;
+    return await readParquetRows(
+      {
+        file,
+        metadata: { ...metadata, row_groups: [rg], num_rows: rg.num_rows },
+        columns: [...columns],
+        rowStart,
+        rowEnd,
+      },
+      label,
+    );
   } catch (e) {
     if (e instanceof SourceError) throw e;
     throw new SourceError(`${label}: row group ${rowGroup} could not be decoded (${errorMessage(e)})`, 'bad-data');

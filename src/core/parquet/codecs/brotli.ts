@@ -1,0 +1,1 @@
+export { decompressBrotli as decompress } from 'hyparquet-compressors/src/brotli.js';

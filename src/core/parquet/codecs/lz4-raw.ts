@@ -1,0 +1,1 @@
+export { decompressLz4Raw as decompress } from 'hyparquet-compressors/src/lz4.js';
