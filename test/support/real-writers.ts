@@ -198,6 +198,23 @@ function basicType(element: SchemaElement): ColumnSource['type'] {
   throw new Error(`real-writers: column ${element.name} has type ${element.type}, not one the fixtures rewrite`);
 }
 
+/** The same file without one column, written by DuckDB (Snappy): a source whose schema lacks what the product reads. */
+export async function withoutColumn(bytes: Uint8Array, column: string): Promise<Uint8Array> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'duckdb-parquet-'));
+  try {
+    const input = path.join(dir, 'in.parquet');
+    const output = path.join(dir, 'out.parquet');
+    writeFileSync(input, bytes);
+    const db = await connection();
+    await db.run(
+      `COPY (SELECT * EXCLUDE (${JSON.stringify(column)}) FROM read_parquet('${input}')) TO '${output}' (FORMAT parquet)`,
+    );
+    return new Uint8Array(readFileSync(output));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** A file that names LZO, which no reader here decodes (its pages are stored as they are: only the codec is named). */
 export function lzoParquet(bytes: Uint8Array): Promise<Uint8Array> {
   return hyparquetRewrite(bytes, { name: 'hyparquet-writer LZO', writer: 'hyparquet-writer', codec: 'LZO' });

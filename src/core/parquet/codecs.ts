@@ -59,6 +59,18 @@ function load(codec: LoadedCodec): Promise<Decompress> {
 
 const isLoaded = (codec: string): codec is LoadedCodec => Object.hasOwn(LOADERS, codec);
 
+/** The row groups rows [rowStart, rowEnd) touch, so that a codec only other row groups use is not loaded. */
+export function rowGroupsIn(metadata: FileMetaData, rowStart = 0, rowEnd = Infinity): number[] {
+  const groups: number[] = [];
+  let first = 0;
+  metadata.row_groups.forEach((rg, i) => {
+    const last = first + Number(rg.num_rows);
+    if (last > rowStart && first < rowEnd) groups.push(i);
+    first = last;
+  });
+  return groups;
+}
+
 /** Codec -> the columns (dotted paths) compressed with it, over the given row groups (all by default). */
 export function codecsOf(
   metadata: FileMetaData,

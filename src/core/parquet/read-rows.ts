@@ -1,9 +1,10 @@
 /**
  * parquetReadObjects with the decompressors the file's codecs need (codecs.ts): every reader of a
  * release's or a source's parquet goes through here, so a file any writer made decodes the same.
+ * codecs.ts itself is loaded only for a file that names a codec hyparquet lacks, so the first view
+ * and the embeds (Snappy files) carry only the check below.
  */
 import { parquetReadObjects, type FileMetaData, type ParquetReadOptions } from 'hyparquet';
-import { decompressorsFor } from './codecs.ts';
 
 export type ParquetRowsOptions = Omit<ParquetReadOptions, 'compressors' | 'metadata' | 'onComplete' | 'rowFormat'> & {
   metadata: FileMetaData;
@@ -14,23 +15,19 @@ export async function readParquetRows(
   options: ParquetRowsOptions,
   file: string,
 ): Promise<Array<Record<string, unknown>>> {
-  const compressors = await decompressorsFor(options.metadata, file, options.columns, rowGroupsRead(options));
+  const { metadata } = options;
+  const plain = metadata.row_groups.every((rg) =>
+    rg.columns.every((c) => !c.meta_data || c.meta_data.codec === 'SNAPPY' || c.meta_data.codec === 'UNCOMPRESSED'),
+  );
+  const codecs = plain ? undefined : await import('./codecs.ts');
+  const compressors = await codecs?.decompressorsFor(
+    metadata,
+    file,
+    options.columns,
+    codecs.rowGroupsIn(metadata, options.rowStart, options.rowEnd),
+  );
   return (await parquetReadObjects({
     ...options,
     ...(compressors ? { compressors } : {}),
   })) as Array<Record<string, unknown>>;
-}
-
-/** The row groups [rowStart, rowEnd) touches, so that a codec only other row groups use is not loaded. */
-function rowGroupsRead(options: ParquetRowsOptions): number[] {
-  const start = options.rowStart ?? 0;
-  const end = options.rowEnd ?? Infinity;
-  const groups: number[] = [];
-  let first = 0;
-  options.metadata.row_groups.forEach((rg, i) => {
-    const last = first + Number(rg.num_rows);
-    if (last > start && first < end) groups.push(i);
-    first = last;
-  });
-  return groups;
 }
