@@ -9,7 +9,7 @@ import { sha256HexSync } from '../../src/adapters/node/sha256.ts';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { copyFolder, projectRoot, startStaticServer } from './support.ts';
+import { copyFolder, projectRoot, startStaticServer, trackErrors } from './support.ts';
 import { openScorePage, setFile } from './score-support.ts';
 
 const RLO = '\u202E';
@@ -85,15 +85,6 @@ function hostileRelease(): { dir: string; tasks: TaskLine[] } {
   }
   writeFileSync(at('release.json'), JSON.stringify(descriptor, null, 2));
   return { dir, tasks: [dupGold, dupId, long, huge] };
-}
-
-function trackErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().includes('Failed to load resource')) errors.push(m.text());
-  });
-  return errors;
 }
 
 async function pageWidth(page: Page): Promise<{ scroll: number; window: number }> {

@@ -6,11 +6,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { FolderSource } from '../../src/adapters/node/folder-source.ts';
 import { SearchSession } from '../../src/core/search/index.ts';
 import { rewriteParquet, sampleReleaseWrittenBy, variantOf } from '../support/real-writers.ts';
-import { projectRoot, startStaticServer } from './support.ts';
+import { projectRoot, startStaticServer, trackErrors } from './support.ts';
 
 const sampleDir = path.join(projectRoot, 'static-data/sample');
 interface TaskLine {
@@ -24,15 +24,6 @@ const tasks = readFileSync(path.join(sampleDir, 'full/tasks.jsonl'), 'utf8')
   .split('\n')
   .map((l) => JSON.parse(l) as TaskLine);
 const task = tasks.find((t) => t.type === 'single_hop' && t.gold_docs.length > 0)!;
-
-function trackErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().includes('Failed to load resource')) errors.push(m.text());
-  });
-  return errors;
-}
 
 for (const codec of ['ZSTD', 'GZIP'] as const) {
   test.describe(`a release whose parquet files DuckDB wrote with ${codec}`, () => {

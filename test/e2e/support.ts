@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serveStatic } from '../../src/cli/static-files.ts';
-import type { BrowserContext } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { listenLocal } from '../support/local-server.ts';
 import type { RepositoryMirror } from '../support/repository-mirror.ts';
 
@@ -73,4 +73,14 @@ export async function routeGitHubTo(
       if (!endedWithTest(error)) throw error;
     }
   });
+}
+
+/** Uncaught errors and console errors of a page (failed resource loads aside), collected as they come. */
+export function trackErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().includes('Failed to load resource')) errors.push(m.text());
+  });
+  return errors;
 }
