@@ -1,12 +1,13 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { IdbJudgeCache } from '../src/adapters/browser/idb-judge-cache.ts';
-import { AuditService, type SignalsSubmission } from '../src/core/audit/service.ts';
+import { AuditService, type AuditOverview, type SignalsSubmission } from '../src/core/audit/service.ts';
 import { sourceLabel } from '../src/core/audit/source-provider.ts';
 import type { LoadProgress } from '../src/core/release/load.ts';
 import type { SourceSpec } from '../src/core/release/source-spec.ts';
 import type { SplitName } from '../src/core/release/types.ts';
 import type { BatchProgress } from '../src/core/source-docs/lookup.ts';
+import type { RateWait } from '../src/core/source-docs/rate-gate.ts';
 import type { SourceEstimateOutcome } from '../src/core/source-docs/service.ts';
 import { settingsFrom, type HfSourceSettings } from '../src/core/source-docs/settings.ts';
 import type { SpotLabel } from '../src/core/audit/spot-check/labels.ts';
@@ -36,23 +37,40 @@ const api = {
     source = Comlink.wrap(port);
   },
   open: (spec: SourceSpec, onProgress?: (p: LoadProgress) => void) => service.open(spec, onProgress),
-  /** With `fromSource`, what the release lacks is read from the Hugging Face source (the source worker). */
+  /**
+   * With `fromSource`, what the release lacks is read from the Hugging Face source (the source
+   * worker); `onSourceWait` hears when that read waits on the Hub (a rate limit) and when it goes on.
+   */
   overview: (
     split: SplitName,
     onProgress?: (done: number, total: number) => void,
     fromSource?: Partial<HfSourceSettings>,
-  ) =>
-    service.overview(
+    onSourceWait?: (wait: RateWait | undefined) => void,
+  ): Promise<AuditOverview> => {
+    let waited: RateWait | undefined;
+    return service.overview(
       split,
       onProgress,
       fromSource
         ? {
             label: sourceLabel(settingsFrom(fromSource)),
-            readMany: (ids, onRead) =>
-              sourceReady().readMany(fromSource, ids, onRead && Comlink.proxy((p: BatchProgress) => onRead(p.read))),
+            readMany: async (ids, onRead) => {
+              const out = await sourceReady().readMany(
+                fromSource,
+                ids,
+                Comlink.proxy((p: BatchProgress) => {
+                  onRead?.(p.read);
+                  if (p.waiting?.until !== waited?.until) onSourceWait?.(p.waiting);
+                  waited = p.waiting;
+                }),
+              );
+              if (waited) onSourceWait?.((waited = undefined));
+              return out;
+            },
           }
         : undefined,
-    ),
+    );
+  },
   /** What reading the documents the split still lacks would cost (from the source's cache; no request). */
   sourceEstimate: async (
     split: SplitName,

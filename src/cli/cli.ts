@@ -20,6 +20,7 @@ const COMMANDS: Record<string, string> = {
   'release-diff': 'what changed between two releases; the shared tasks to score on',
   'task-ids': "write a release's task-id index (for static-data/releases.json)",
   'source-doc': 'print one document of the Hugging Face source by doc_id (range reads)',
+  'source-check': 'check that the product can read a Hugging Face source: schema, codecs, order, costs',
   'source-locate': 'write a locator file: where each document a release refers to is in the Hugging Face source',
   audit: 'audit a release: grounding, excerpt cut-offs, pool bias per submission, spot-check labels',
   bench: 'benchmarks that print figures',

@@ -5,7 +5,8 @@
  * warm lookup is one range request; a cold one reads under 1 MB beyond the footers.
  * Then the cost of building the v1.0 locator, estimated from shard-shaped synthetic files.
  * Run alone: `npx tsx test/bench/source-docs.bench.ts` (or `npm run cli -- bench source`);
- * `--real-scale-only` for the real-scale figures, `--audit-batch-only` for the sorted 46 KB run with the v1.0 audit batch.
+ * `--real-scale-only` for the real-scale figures, `--audit-batch-only` for the sorted 46 KB run with the v1.0 audit batch,
+ * `--rate-limited-only [--rate-window-s S]` for that batch under a rate window of 3,000 requests per S s (default 120).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -296,7 +297,100 @@ async function realScale(
   return out;
 }
 
+/** The seconds after a flag (`--rate-window-s 300`), else the default. */
+function flagNumber(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} takes a positive number`);
+  return value;
+}
+
+/**
+ * The v1.0 audit batch (sorted, 46 KB footers) under a rate window as the Hub's: 3,000 requests a
+ * window, each route apart (API, resolve) and, harder than the real Hub, the file host counted too.
+ * The Hub's window is 300 s; the default here is 120 s (the same budget at 2.5 times its pace), short
+ * enough for a bench and long enough that the budget binds: the client alone would send about 38
+ * requests a second. The mock announces what is left in every answer (RateLimit, RateLimit-Policy) and
+ * answers 429 with Retry-After past the budget. Redirects are followed by the client, as the CLI does.
+ */
+async function rateLimitedAudit(): Promise<Record<string, unknown>> {
+  const LATENCY = 80;
+  const REQUESTS = 3_000;
+  const windowS = flagNumber('--rate-window-s', 120);
+  const gold = await v10AuditIds();
+  if (!gold.length) {
+    console.log('rate-limited v1.0 audit batch: skipped (../shared/epstein-bench-v1.0 absent)');
+    return { skipped: true };
+  }
+  const shards = makeRealScaleShards({ order: 'sorted', footerBytes: 46_000, include: gold });
+  const hub = await startRealScaleHub(shards, {
+    latencyMs: LATENCY,
+    limits: { rateLimit: { requests: REQUESTS, windowMs: windowS * 1000, files: true } },
+  });
+  try {
+    for (const p of shards.paths) shards.sizeOf(p);
+    const settings = settingsFrom({ endpoint: hub.endpoint });
+    // Spells with some request waiting (as the CLI prints one line for each).
+    let waitLines = 0;
+    let waiting = false;
+    const docs = new HfSourceDocs({
+      settings,
+      fetch: (u, i) => fetch(u, i),
+      cache: new MemorySourceCache(),
+      redirects: 'manual',
+      onWait: (w) => {
+        if (w && !waiting) waitLines++;
+        waiting = w !== undefined;
+      },
+    });
+    const busy0 = hub.busy.ms;
+    const t0 = performance.now();
+    const result = await docs.readMany(gold);
+    const wall = performance.now() - t0;
+    let wrong = 0;
+    for (const [id, text] of result.texts) if (text !== shards.textOfId(id)) wrong++;
+    const t = realTally(hub.log);
+    const byStatus = (status: number) => hub.log.filter((e) => e.status === status).length;
+    const rate = docs.rateStats;
+    const line = {
+      ids: gold.length,
+      window: `${REQUESTS} requests / ${windowS} s per route, file host counted`,
+      read: result.texts.size,
+      wrong,
+      missing: result.missing.length,
+      failed: result.failed.size,
+      fetches: result.cost.requests,
+      http: t.requests,
+      http_429: byStatus(429),
+      mock_refused: hub.limits.refused.count,
+      limited_seen: rate.limited,
+      waits: rate.waits,
+      wait_episodes: waitLines,
+      wait_ms: Math.round(rate.waitMs),
+      wall_ms: Math.round(wall),
+      mock_ms: Math.round(hub.busy.ms - busy0),
+      bytes: t.bytes,
+    };
+    console.log(
+      `sorted, ${shards.paths.length} shards, 46 KB footers, rate window ${REQUESTS.toLocaleString('en')} requests per ${windowS} s per route (the Hub: ${REQUESTS.toLocaleString('en')} per 300 s; here every route counts, the file host too), ${LATENCY} ms per answer: ` +
+        `v1.0 audit batch (${gold.length.toLocaleString('en')} documents): ${result.texts.size.toLocaleString('en')} read (${wrong} wrong), ${result.missing.length} missing, ${result.failed.size} failed; ` +
+        `${result.cost.requests.toLocaleString('en')} requests (${t.requests.toLocaleString('en')} HTTP with redirects), ${line.http_429} answered 429; ` +
+        `${rate.waits.toLocaleString('en')} requests held or retried, in ${waitLines} spells of waiting, ${(rate.waitMs / 1000).toFixed(1)} s in all; ` +
+        `total ${(wall / 60_000).toFixed(1)} min (mock ${((hub.busy.ms - busy0) / 60_000).toFixed(1)} min)`,
+    );
+    if (result.failed.size > 0 || result.missing.length > 0 || wrong > 0)
+      throw new Error(`the rate-limited audit batch lost documents: ${JSON.stringify(line)}`);
+    return line;
+  } finally {
+    await hub.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--rate-limited-only')) {
+    console.log(`\n${JSON.stringify({ rate_limited_audit: await rateLimitedAudit() })}`);
+    return;
+  }
   if (process.argv.includes('--real-scale-only')) {
     const only = process.argv.includes('--unsorted-only');
     const lines = only
@@ -370,7 +464,11 @@ async function main(): Promise<void> {
       await realScale('unsorted', 46_000, false),
       await realScale('unsorted', 92_000, false),
     ];
-    console.log(`\n${JSON.stringify({ source_docs: lines, v1_locator_estimate: estimate, real_scale: real })}`);
+    console.log("\nunder the Hub's rate limit (goal: every document read, few 429s):");
+    const limited = await rateLimitedAudit();
+    console.log(
+      `\n${JSON.stringify({ source_docs: lines, v1_locator_estimate: estimate, real_scale: real, rate_limited_audit: limited })}`,
+    );
   } finally {
     await hub.close();
   }

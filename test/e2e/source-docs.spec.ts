@@ -35,6 +35,7 @@ let official: { url: string; close: () => Promise<void> };
 let withLocator: { url: string; close: () => Promise<void> };
 let task: TaskLine;
 let longTask: TaskLine;
+let shards: ReturnType<typeof makeSourceShards>;
 
 test.beforeAll(async () => {
   const sample = await readSampleDocs();
@@ -45,7 +46,7 @@ test.beforeAll(async () => {
   task = answered[0]!;
   // A gold document longer than the judge excerpt, so that its end is marked.
   longTask = answered.find((t) => docs.get(t.gold_docs[0]!)!.text.length > 3000) ?? task;
-  const shards = makeSourceShards(sample, {
+  shards = makeSourceShards(sample, {
     mediaNear: [...task.gold_docs, ...longTask.gold_docs],
   });
   hub = await startMockHub({ files: shards.files, mediaRanges: shards.mediaRanges, pageSize: 4 });
@@ -256,5 +257,188 @@ test('a silent Hugging Face endpoint (attack): the consent names scheme and host
     await expect(page.getByTestId('source-retry')).toBeVisible();
   } finally {
     await silent.close();
+  }
+});
+
+const TOKEN = 'hf_e2eGatedToken0123456789';
+
+/** Opens the Source settings panel unless it is open. */
+async function openSettings(page: Page): Promise<void> {
+  const panel = page.getByTestId('source-settings');
+  if (!(await panel.evaluate((el) => (el as HTMLDetailsElement).open))) await panel.locator('summary').click();
+}
+
+/** Everything this origin keeps: localStorage, and every IndexedDB store's keys and values as text. */
+async function storedText(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const parts = [JSON.stringify({ ...localStorage })];
+    const text = (v: unknown): string =>
+      v instanceof ArrayBuffer || ArrayBuffer.isView(v)
+        ? new TextDecoder('latin1').decode(v instanceof ArrayBuffer ? v : new Uint8Array(v.buffer))
+        : JSON.stringify(v, (_k, x: unknown) => (x instanceof ArrayBuffer || ArrayBuffer.isView(x) ? text(x) : x));
+    for (const { name } of await indexedDB.databases()) {
+      if (!name) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open(name);
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      for (const store of [...db.objectStoreNames]) {
+        const tx = db.transaction(store, 'readonly').objectStore(store);
+        const all = (q: IDBRequest) =>
+          new Promise<unknown[]>((resolve, reject) => {
+            q.onsuccess = () => resolve(q.result as unknown[]);
+            q.onerror = () => reject(q.error);
+          });
+        parts.push(...(await all(tx.getAllKeys())).map(text), ...(await all(tx.getAll())).map(text));
+      }
+      db.close();
+    }
+    return parts.join('\n');
+  });
+}
+
+test('a gated dataset: a token is asked for, given in Source settings it reads; the token goes to the Hub only, never in the address, the cache or storage unless remembered', async ({
+  page,
+}) => {
+  const gated = await startMockHub({
+    files: shards.files,
+    mediaRanges: shards.mediaRanges,
+    pageSize: 4,
+    limits: { gatedToken: TOKEN },
+  });
+  try {
+    const docId = task.gold_docs[0]!;
+    const address = `/?release=${encodeURIComponent(official.url)}&view=doc&doc=${docId}&hf_endpoint=${encodeURIComponent(gated.endpoint)}`;
+    await test.step('without a token: the message says one is needed, the settings open at the token field', async () => {
+      await page.goto(address);
+      await page.getByTestId('source-allow').click();
+      const error = page.getByTestId('source-error');
+      await expect(error).toHaveAttribute('data-kind', 'auth');
+      await expect(error).toContainText('is gated or private');
+      await expect(error).toContainText('give a Hugging Face token in Source settings');
+      await expect(page.getByTestId('source-token')).toBeVisible();
+      await page.getByTestId('source-open-token').click();
+      await expect(page.getByTestId('source-token')).toBeFocused();
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: `/tmp/hfsource-auth-${width}-light.png`, fullPage: false });
+      }
+      expect(gated.log.filter((e) => e.origin === 'files')).toEqual([]);
+    });
+
+    const withToken = gated.log.length;
+    await test.step('with the token: the text is read; the Hub got it, the file host never', async () => {
+      await page.getByTestId('source-token').fill(TOKEN);
+      await page.getByRole('button', { name: 'Use these' }).click();
+      await expect(page.getByTestId('doc-text')).toBeVisible();
+      expect(await shownText(page)).toBe(docs.get(docId)!.text);
+      await expect(page.getByTestId('source-settings').locator('summary')).toContainText('with a token');
+      const after = gated.log.slice(withToken);
+      const hubRequests = after.filter((e) => e.origin === 'hub');
+      const fileRequests = after.filter((e) => e.origin === 'files');
+      expect(hubRequests.length).toBeGreaterThan(0);
+      expect(fileRequests.length).toBeGreaterThan(0);
+      expect(hubRequests.every((e) => e.authorization && e.status !== 401 && e.status !== 403)).toBe(true);
+      expect(gated.log.filter((e) => e.origin === 'files' && e.authorization)).toEqual([]);
+      expect(page.url()).not.toContain(TOKEN);
+      expect(await storedText(page)).not.toContain(TOKEN);
+    });
+
+    await test.step('Check this source with the token: the summary and "can read"', async () => {
+      await openSettings(page);
+      await page.getByTestId('source-check-run').click();
+      await expect(page.getByTestId('source-check-verdict')).toContainText('Can read this source');
+      await expect(page.getByTestId('source-check-summary')).toContainText('the product can read this source');
+      expect(gated.log.filter((e) => e.origin === 'files' && e.authorization)).toEqual([]);
+    });
+
+    await test.step('remembered only while ticked; Forget removes it everywhere', async () => {
+      await page.getByTestId('source-token-remember').check();
+      expect(await page.evaluate(() => localStorage.getItem('ebx.source-docs.hfToken'))).toBe(TOKEN);
+      await page.reload();
+      await expect(page.getByTestId('doc-text')).toBeVisible();
+      await openSettings(page);
+      await expect(page.getByTestId('source-token')).toHaveValue(TOKEN);
+      await expect(page.getByTestId('source-token-remember')).toBeChecked();
+      await page.getByTestId('source-token-remember').uncheck();
+      expect(await storedText(page)).not.toContain(TOKEN);
+      await page.getByTestId('source-token-remember').check();
+      await page.getByTestId('source-token-forget').click();
+      await expect(page.getByTestId('source-token')).toHaveValue('');
+      await expect(page.getByTestId('source-token-remember')).not.toBeChecked();
+      expect(await storedText(page)).not.toContain(TOKEN);
+      expect(page.url()).not.toContain(TOKEN);
+    });
+  } finally {
+    await gated.close();
+  }
+});
+
+test('Check this source: the CLI’s summary with the shard count and "can read", after the user allows the endpoint', async ({
+  page,
+}) => {
+  const shardCount = [...shards.files.keys()].filter((p) => p.endsWith('.parquet')).length;
+  await page.goto(`/?release=${encodeURIComponent(official.url)}&view=doc&doc=${task.gold_docs[0]}&${hf()}`);
+  await page.getByTestId('source-settings').locator('summary').click();
+  const before = hub.log.length;
+  const run = page.getByTestId('source-check-run');
+  await expect(run).toHaveText(`Check this source (allow ${new URL(hub.endpoint).origin})`);
+  expect(hub.log.length).toBe(before);
+  await run.click();
+  await expect(page.getByTestId('source-check-verdict')).toContainText('Can read this source');
+  const summary = page.getByTestId('source-check-summary');
+  await expect(summary).toContainText(`shards: ${shardCount} parquet files`);
+  await expect(summary).toContainText('doc id order:');
+  await expect(summary).toContainText('v1.0 audit');
+  await expect(summary).toContainText('the product can read this source');
+  // Allowed by the press: the document is read too.
+  await expect(page.getByTestId('doc-text')).toBeVisible();
+
+  await test.step('the panel at 1440 and 390 px, light and dark', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 1100 });
+        await page.getByTestId('source-settings').scrollIntoViewIfNeeded();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${width} px ${scheme}`).toBeLessThanOrEqual(1);
+        await page.getByTestId('source-settings').screenshot({ path: `/tmp/hfsource-settings-${width}-${scheme}.png` });
+      }
+    }
+  });
+});
+
+test('a small rate window: the lookup says it waits for the Hub’s rate limit, then shows the document', async ({
+  page,
+}) => {
+  // Two requests a 2-second window per budget, answered 429 with Retry-After past them (no advance notice).
+  const limited = await startMockHub({
+    files: shards.files,
+    mediaRanges: shards.mediaRanges,
+    pageSize: 4,
+    limits: { rateLimit: { requests: 2, windowMs: 2000, retryAfter: true, announce: false } },
+  });
+  try {
+    const docId = task.gold_docs[0]!;
+    await page.goto(
+      `/?release=${encodeURIComponent(official.url)}&view=doc&doc=${docId}&hf_endpoint=${encodeURIComponent(limited.endpoint)}`,
+    );
+    // Looked for at every frame, however short the wait.
+    const waited = page.waitForFunction(
+      () =>
+        document
+          .querySelector('[data-testid="source-progress"]')
+          ?.textContent?.match(/waiting for the Hub's rate limit, resumes in \d+ s/)?.[0],
+      undefined,
+      { polling: 'raf' },
+    );
+    await page.getByTestId('source-allow').click();
+    expect(await (await waited).jsonValue()).toMatch(/resumes in [0-2] s/);
+    await expect(page.getByTestId('doc-text')).toBeVisible();
+    expect(await shownText(page)).toBe(docs.get(docId)!.text);
+    expect(limited.limits.refused.count).toBeGreaterThan(0);
+  } finally {
+    await limited.close();
   }
 });

@@ -2,10 +2,14 @@
  * A local imitation of the Hugging Face Hub for tests and the bench, on two origins as the real
  * one works: the Hub (tree API with Link pagination; resolve URLs answering 302) and a file host
  * (the redirect target, serving byte ranges with CORS). Every request is logged with the bytes
- * sent, so tests can count requests and bytes per lookup and prove no media byte was sent.
+ * sent and whether it carried an Authorization header, so tests can count requests and bytes per
+ * lookup, prove no media byte was sent and that the token never reached the file host. The Hub's
+ * limits (hub-limits.ts: request windows, 503 bursts, a gated dataset, expiring signed URLs) are
+ * switched per test.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hubLimits, LIMIT_HEADERS, type HubLimits, type HubLimitsConfig, type HubRoute } from './hub-limits.ts';
 import { listenLocal } from './local-server.ts';
 import { mediaOverlap } from './source-shards.ts';
 import { sha256HexSync } from '../../src/adapters/node/sha256.ts';
@@ -21,6 +25,8 @@ export interface HubRequest {
   bytes: number;
   /** Bytes sent that belong to media column chunks. */
   mediaBytes: number;
+  /** The request carried an Authorization header. */
+  authorization: boolean;
 }
 
 export interface MockHubOptions {
@@ -32,6 +38,10 @@ export interface MockHubOptions {
   mediaRanges?: ReadonlyMap<string, ReadonlyArray<{ start: number; end: number }>>;
   /** Tree entries per page (the Hub pages at 1,000; small here so pagination is exercised). */
   pageSize?: number;
+  /** The Hub's limits from the start (they can be changed later through `limits.config`). */
+  limits?: HubLimitsConfig;
+  /** The clock of windows and signed-URL expiry (a test's fake clock). */
+  now?: () => number;
 }
 
 export interface MockHub {
@@ -49,12 +59,14 @@ export interface MockHub {
   holdAfter(count: number): { release(): void };
   /** Makes every file-host URL handed out so far invalid (as signed URLs expire). */
   expireSignedUrls(): void;
+  /** Rate windows, 503 bursts, gating, signed-URL lifetime. */
+  limits: HubLimits;
   close(): Promise<void>;
 }
 
 const CORS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Link, X-Repo-Commit, Content-Range, Content-Length, ETag, Accept-Ranges',
+  'access-control-expose-headers': `Link, X-Repo-Commit, Content-Range, Content-Length, ETag, Accept-Ranges, ${LIMIT_HEADERS}`,
 };
 
 const sha256 = (b: Uint8Array) => sha256HexSync(b);
@@ -69,6 +81,7 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
   const pageSize = options.pageSize ?? 3;
   const log: HubRequest[] = [];
   const mode = { ignoreRange: false, filesDown: false };
+  const limits = hubLimits(options.limits ?? {}, options.now);
   let generation = 1;
   const lfs = new Map([...options.files].map(([p, b]) => [p, { sha: sha256(b), size: b.byteLength }]));
   const readme = new TextEncoder().encode('---\nlicense: other\n---\n# Mock dataset\n');
@@ -95,14 +108,24 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
   const hub = await listenLocal((req, res) => serveHub(req, res));
   const endpoint = hub.origin;
 
-  function record(entry: Omit<HubRequest, 'mediaBytes'> & { file?: string }): void {
+  /** The limits' own answer (503, 401/403, 429), logged; undefined when the request goes on. */
+  function limited(route: HubRoute, req: IncomingMessage, res: ServerResponse, path: string): boolean {
+    const status = limits.intercept(route, req.headers, res);
+    if (status === undefined) return false;
+    record({ origin: route === 'files' ? 'files' : 'hub', method: req.method ?? 'GET', path, status, bytes: 0, req });
+    return true;
+  }
+
+  function record(
+    entry: Omit<HubRequest, 'mediaBytes' | 'authorization'> & { file?: string; req: IncomingMessage },
+  ): void {
     const ranges = entry.file ? options.mediaRanges?.get(entry.file) : undefined;
     const media =
       ranges && entry.bytes > 0
         ? mediaOverlap(ranges, entry.range?.[0] ?? 0, entry.range?.[1] ?? options.files.get(entry.file!)!.byteLength)
         : 0;
-    const { file: _, ...rest } = entry;
-    log.push({ ...rest, mediaBytes: media });
+    const { file: _, req, ...rest } = entry;
+    log.push({ ...rest, mediaBytes: media, authorization: req.headers.authorization !== undefined });
   }
 
   function serveHub(req: IncomingMessage, res: ServerResponse): void {
@@ -110,17 +133,19 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
     for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
-        'access-control-allow-headers': 'Range, Accept',
+        'access-control-allow-headers': 'Range, Accept, Authorization',
         'access-control-allow-methods': 'GET, HEAD',
       });
       res.end();
       return;
     }
+    const route: HubRoute = url.pathname.startsWith('/api/') ? 'api' : 'resolve';
+    if (limited(route, req, res, url.pathname)) return;
     const notFound = () => {
       const body = JSON.stringify({ error: 'Repository not found' });
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(body);
-      record({ origin: 'hub', method: req.method ?? 'GET', path: url.pathname, status: 404, bytes: body.length });
+      record({ origin: 'hub', method: req.method ?? 'GET', path: url.pathname, status: 404, bytes: body.length, req });
     };
     if (url.pathname.startsWith(`/api/datasets/${dataset}/tree/`)) {
       const rev = decodeURIComponent(url.pathname.slice(`/api/datasets/${dataset}/tree/`.length).split('/')[0]!);
@@ -136,7 +161,7 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
       }
       res.writeHead(200, headers);
       res.end(body);
-      record({ origin: 'hub', method: 'GET', path: url.pathname + url.search, status: 200, bytes: body.length });
+      record({ origin: 'hub', method: 'GET', path: url.pathname + url.search, status: 200, bytes: body.length, req });
       return;
     }
     if (url.pathname.startsWith(`/datasets/${dataset}/resolve/`)) {
@@ -146,10 +171,10 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
       if (decodeURIComponent(rev ?? '') !== revision) return notFound();
       const l = lfs.get(filePath);
       if (!l) return notFound();
-      const location = `${fileOrigin}/xet/${l.sha}/${parts.join('/')}?sig=g${generation}`;
+      const location = `${fileOrigin}/xet/${l.sha}/${parts.join('/')}?${limits.sign(generation)}`;
       res.writeHead(302, { location, 'x-repo-commit': 'f'.repeat(40), 'x-linked-size': String(l.size) });
       res.end();
-      record({ origin: 'hub', method: req.method ?? 'GET', path: url.pathname, status: 302, bytes: 0 });
+      record({ origin: 'hub', method: req.method ?? 'GET', path: url.pathname, status: 302, bytes: 0, req });
       return;
     }
     notFound();
@@ -159,7 +184,10 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
     const url = new URL(req.url ?? '/', fileOrigin);
     for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { 'access-control-allow-headers': 'Range', 'access-control-allow-methods': 'GET, HEAD' });
+      res.writeHead(204, {
+        'access-control-allow-headers': 'Range, Accept',
+        'access-control-allow-methods': 'GET, HEAD',
+      });
       res.end();
       return;
     }
@@ -169,18 +197,19 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
     const fail = (status: number) => {
       res.writeHead(status);
       res.end();
-      record({ origin: 'files', method: req.method ?? 'GET', path: url.pathname, status, bytes: 0 });
+      record({ origin: 'files', method: req.method ?? 'GET', path: url.pathname, status, bytes: 0, req });
     };
     if (mode.filesDown) return fail(503);
+    if (limited('files', req, res, url.pathname)) return;
     if (!bytes) return fail(404);
-    if (url.searchParams.get('sig') !== `g${generation}`) return fail(403);
+    if (!limits.signed(url.searchParams, generation)) return fail(403);
     res.setHeader('accept-ranges', 'bytes');
     const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
     if (!range || mode.ignoreRange) {
       res.writeHead(200, { 'content-length': String(bytes.byteLength) });
       if (req.method === 'HEAD') {
         res.end();
-        record({ origin: 'files', method: 'HEAD', path: filePath, status: 200, bytes: 0 });
+        record({ origin: 'files', method: 'HEAD', path: filePath, status: 200, bytes: 0, req });
         return;
       }
       // The whole file is offered; a careful client cancels, so count what actually went out.
@@ -203,6 +232,7 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
           range: [0, sent],
           bytes: sent,
           file: filePath,
+          req,
         }),
       );
       pump();
@@ -225,6 +255,7 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
       range: [start, end + 1],
       bytes: body.byteLength,
       file: filePath,
+      req,
     });
   }
 
@@ -245,6 +276,7 @@ export async function startMockHub(options: MockHubOptions): Promise<MockHub> {
       };
     },
     expireSignedUrls: () => void generation++,
+    limits,
     close: async () => {
       await Promise.all([hub.close(), files.close()]);
     },

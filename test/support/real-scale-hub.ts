@@ -4,8 +4,11 @@
  * virtual shards of real-scale-shards.ts on another. Every answer waits `latencyMs` (a network
  * round trip), and each origin serves at most `connections` requests at once, the rest queue (a
  * browser's six connections per host). The log counts requests, bytes, footer bytes and media bytes.
+ * The Hub's limits (hub-limits.ts) apply as configured: request windows, 503 bursts, gating,
+ * expiring signed URLs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hubLimits, LIMIT_HEADERS, type HubLimits, type HubLimitsConfig, type HubRoute } from './hub-limits.ts';
 import { listenLocal } from './local-server.ts';
 import type { RealScaleShards } from './real-scale-shards.ts';
 import { mediaOverlap } from './source-shards.ts';
@@ -18,6 +21,8 @@ export interface RealHubRequest {
   bytes: number;
   footerBytes: number;
   mediaBytes: number;
+  /** The request carried an Authorization header. */
+  authorization?: boolean;
 }
 
 export interface RealScaleHub {
@@ -34,12 +39,14 @@ export interface RealScaleHub {
    * the client would have waited for a Hub whose files already exist.
    */
   busy: { ms: number };
+  /** Rate windows, 503 bursts, gating, signed-URL lifetime. */
+  limits: HubLimits;
   close(): Promise<void>;
 }
 
 const CORS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Link, X-Repo-Commit, Content-Range, Content-Length, ETag, Accept-Ranges',
+  'access-control-expose-headers': `Link, X-Repo-Commit, Content-Range, Content-Length, ETag, Accept-Ranges, ${LIMIT_HEADERS}`,
 };
 
 /** At most `n` handlers at once; the rest wait their turn (as requests queue on a browser's connections). */
@@ -62,7 +69,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startRealScaleHub(
   shards: RealScaleShards,
-  options: { dataset?: string; revision?: string; latencyMs?: number; connections?: number; pageSize?: number } = {},
+  options: {
+    dataset?: string;
+    revision?: string;
+    latencyMs?: number;
+    connections?: number;
+    pageSize?: number;
+    limits?: HubLimitsConfig;
+    /** The clock of rate windows and signed-URL expiry (a test's virtual clock). */
+    now?: () => number;
+  } = {},
 ): Promise<RealScaleHub> {
   const dataset = options.dataset ?? 'aurora2424/Epstein-Files';
   const revision = options.revision ?? 'main';
@@ -71,6 +87,22 @@ export async function startRealScaleHub(
   const mode = { silent: false };
   const busy = { ms: 0 };
   const log: RealHubRequest[] = [];
+  const limits = hubLimits(options.limits ?? {}, options.now);
+  /** The limits' own answer (503, 401/403, 429), logged: then the request is over. */
+  const limited = (route: HubRoute, req: IncomingMessage, res: ServerResponse, path: string) => {
+    const status = limits.intercept(route, req.headers, res);
+    if (status === undefined) return false;
+    log.push({
+      origin: route === 'files' ? 'files' : 'hub',
+      path,
+      status,
+      bytes: 0,
+      footerBytes: 0,
+      mediaBytes: 0,
+      authorization: req.headers.authorization !== undefined,
+    });
+    return true;
+  };
   const hubSlots = limiter(options.connections ?? 6);
   const fileSlots = limiter(options.connections ?? 6);
   const oidOf = (path: string) => {
@@ -93,7 +125,7 @@ export async function startRealScaleHub(
       for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
       if (req.method === 'OPTIONS') {
         res.writeHead(204, {
-          'access-control-allow-headers': 'Range, Accept',
+          'access-control-allow-headers': 'Range, Accept, Authorization',
           'access-control-allow-methods': 'GET, HEAD',
         });
         res.end();
@@ -113,7 +145,22 @@ export async function startRealScaleHub(
       const url = new URL(req.url ?? '/', 'http://x');
       const m = /^\/xet\/[0-9a-f]{64}\/(.+)$/.exec(url.pathname);
       const path = m ? decodeURIComponent(m[1]!) : '';
+      if (limited('files', req, res, path)) return;
       const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+      if (!limits.signed(url.searchParams, 1)) {
+        res.writeHead(403);
+        res.end();
+        log.push({
+          origin: 'files',
+          path,
+          status: 403,
+          bytes: 0,
+          footerBytes: 0,
+          mediaBytes: 0,
+          authorization: req.headers.authorization !== undefined,
+        });
+        return;
+      }
       if (!shards.paths.includes(path) || !range) {
         res.writeHead(range ? 404 : 416);
         res.end();
@@ -137,6 +184,7 @@ export async function startRealScaleHub(
         bytes: body.byteLength,
         footerBytes: Math.max(0, end - Math.max(start, v.footerStart)),
         mediaBytes: mediaOverlap(v.media, start, end),
+        authorization: req.headers.authorization !== undefined,
       });
     }),
   );
@@ -145,6 +193,7 @@ export async function startRealScaleHub(
       const url = new URL(req.url ?? '/', 'http://x');
       const treePrefix = `/api/datasets/${dataset}/tree/${revision}`;
       const resolvePrefix = `/datasets/${dataset}/resolve/${revision}/`;
+      if (limited(url.pathname.startsWith('/api/') ? 'api' : 'resolve', req, res, url.pathname)) return;
       if (url.pathname === treePrefix) {
         listing ??= entries();
         const from = Number(url.searchParams.get('cursor') ?? 0);
@@ -163,9 +212,19 @@ export async function startRealScaleHub(
       if (url.pathname.startsWith(resolvePrefix)) {
         const path = decodeURIComponent(url.pathname.slice(resolvePrefix.length));
         if (shards.paths.includes(path)) {
-          res.writeHead(302, { location: `${files.origin}/xet/${oidOf(path)}/${encodeURIComponent(path)}?sig=1` });
+          res.writeHead(302, {
+            location: `${files.origin}/xet/${oidOf(path)}/${encodeURIComponent(path)}?${limits.sign(1)}`,
+          });
           res.end();
-          log.push({ origin: 'hub', path, status: 302, bytes: 0, footerBytes: 0, mediaBytes: 0 });
+          log.push({
+            origin: 'hub',
+            path,
+            status: 302,
+            bytes: 0,
+            footerBytes: 0,
+            mediaBytes: 0,
+            authorization: req.headers.authorization !== undefined,
+          });
           return;
         }
       }
@@ -181,6 +240,7 @@ export async function startRealScaleHub(
     latency,
     mode,
     busy,
+    limits,
     close: async () => {
       await Promise.all([hub.close(), files.close()]);
     },

@@ -18,3 +18,22 @@ export function elapsedWhile(pending: () => boolean): { readonly seconds: number
     },
   };
 }
+
+/**
+ * The clock, ticking each second while `active()` holds (a countdown such as "resumes in 42 s"),
+ * still otherwise. Call during a component's setup.
+ */
+export function nowWhile(active: () => boolean): { readonly now: number } {
+  let now = $state(Date.now());
+  $effect(() => {
+    if (!active()) return;
+    now = Date.now();
+    const timer = setInterval(() => (now = Date.now()), 1000);
+    return () => clearInterval(timer);
+  });
+  return {
+    get now() {
+      return now;
+    },
+  };
+}

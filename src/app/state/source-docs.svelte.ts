@@ -1,7 +1,9 @@
 import * as Comlink from 'comlink';
+import { RememberedSecret } from '../../core/remembered-secret.ts';
 import type { LookupProgress } from '../../core/source-docs/lookup.ts';
 import type { SourceLookupOutcome } from '../../core/source-docs/service.ts';
 import {
+  checkToken,
   DEFAULT_SETTINGS,
   hostOf,
   SettingsError,
@@ -17,6 +19,23 @@ import { url } from './url.svelte.ts';
 /** URL parameters of the source settings (absent = the default); kept when the view changes. */
 export const SOURCE_PARAMS = ['hf_endpoint', 'hf_dataset', 'hf_revision'] as const;
 const ALLOWED_KEY = 'ebx.source-docs.allowed';
+const TOKEN_ITEM = 'ebx.source-docs.hfToken';
+
+function browserStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+function validToken(raw: string): string | undefined {
+  try {
+    return checkToken(raw);
+  } catch {
+    return undefined;
+  }
+}
 
 function storedHosts(): string[] {
   try {
@@ -30,15 +49,85 @@ function storedHosts(): string[] {
 /**
  * Reading document text from the Hugging Face source: where from (URL parameters, so a link
  * carries them), whether the user allowed that endpoint (remembered in this browser, per
- * endpoint: a link cannot grant it), and the lookups themselves (in the source worker).
+ * endpoint: a link cannot grant it), the Hugging Face token (kept like the judge's API key: in
+ * memory, in localStorage only while "remember" is ticked; never in the URL), and the lookups
+ * themselves (in the source worker, which alone sends the token, to the Hub's origin only).
  */
 class SourceDocsState {
   /** Endpoints the user chose to read from. */
   allowedEndpoints = $state<string[]>(storedHosts());
+  /** The token field as typed. */
+  token = $state('');
+  /** "Remember on this device": the token is in localStorage only while this is ticked. */
+  rememberToken = $state(false);
+  /** Counts changes of the token in use, so that a read refused for want of one can try again. */
+  tokenVersion = $state(0);
+  /** The token lookups use (checked; undefined: none). */
+  #applied = $state<string | undefined>();
+  /** What the source worker was last given (null: nothing yet). */
+  #sent: string | undefined | null = null;
+  readonly #secret = new RememberedSecret(browserStorage(), TOKEN_ITEM);
   /** The release version whose locator the worker has (or is being given). */
   private locatorSent?: { version: number; done: Promise<void> };
   /** Counts Cancel presses, so a lookup still waiting for the locator knows it was stopped. */
   #cancels = 0;
+
+  constructor() {
+    const remembered = this.#secret.remembered();
+    if (remembered !== undefined) {
+      this.token = remembered;
+      this.rememberToken = true;
+      this.#applied = validToken(remembered);
+    }
+  }
+
+  /** Whether lookups send a token. */
+  get hasToken(): boolean {
+    return this.#applied !== undefined;
+  }
+
+  /** Called when the token or the tick changes: stores or removes it accordingly (as the judge key). */
+  applyRemember(): void {
+    this.#secret.apply(this.token, this.rememberToken);
+  }
+
+  /**
+   * Makes the typed token the one lookups use (an empty field: none). Answers why it cannot be a
+   * token (the message never repeats it), else undefined.
+   */
+  useToken(): string | undefined {
+    let next: string | undefined;
+    try {
+      next = checkToken(this.token);
+    } catch (e) {
+      return e instanceof SettingsError ? e.message : 'the Hugging Face token is not usable';
+    }
+    if (next !== this.#applied) {
+      this.#applied = next;
+      this.tokenVersion++;
+    }
+    return undefined;
+  }
+
+  /** Forgets the token everywhere: the field, localStorage, the source worker. */
+  forgetToken(): void {
+    this.token = '';
+    this.rememberToken = false;
+    this.#secret.forget();
+    if (this.#applied !== undefined) {
+      this.#applied = undefined;
+      this.tokenVersion++;
+    }
+    // A worker that was given one drops it now, not at its next lookup.
+    if (this.#sent) void this.sendToken(sourceWorker());
+  }
+
+  private async sendToken(worker: Comlink.Remote<SourceApi>): Promise<void> {
+    const token = this.#applied;
+    if (this.#sent === token) return;
+    await worker.setToken(token);
+    this.#sent = token;
+  }
 
   /** The settings the URL asks for, or why they are unusable. */
   get settings(): { ok: true; value: HfSourceSettings } | { ok: false; error: string } {
@@ -54,6 +143,17 @@ class SourceDocsState {
     } catch (e) {
       return { ok: false, error: e instanceof SettingsError ? e.message : String(e) };
     }
+  }
+
+  /** What the settings panel shows: the settings in use, else the URL's values as they are (to be corrected). */
+  get shown(): HfSourceSettings {
+    const s = this.settings;
+    if (s.ok) return s.value;
+    return {
+      endpoint: url.get('hf_endpoint') ?? DEFAULT_SETTINGS.endpoint,
+      dataset: url.get('hf_dataset') ?? DEFAULT_SETTINGS.dataset,
+      revision: url.get('hf_revision') ?? DEFAULT_SETTINGS.revision,
+    };
   }
 
   get host(): string {
@@ -125,6 +225,7 @@ class SourceDocsState {
       this.locatorSent = { version: release.version, done };
     }
     await this.locatorSent.done;
+    await this.sendToken(worker);
     return worker;
   }
 

@@ -2,7 +2,8 @@
  * `audit`: the benchmark's own weak points, measured on a release (README, "Auditing"):
  * grounding of gold answers in gold documents, evidence past the judges' excerpt, and the pool
  * bias of each submission; with --labels, the spot-check error rates and agreement.
- * Exit: 0 done, 1 an input could not be read, 2 wrong usage.
+ * Exit: 0 done, 1 an input could not be read, or the Hugging Face source refused (a token needed
+or refused, a rate limit too long to wait out: the report is still written), 2 wrong usage.
  */
 import { errorMessage } from '../../core/error-message.ts';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -26,7 +27,14 @@ import { SPLITS, type SplitName, type Task } from '../../core/release/types.ts';
 import { keySignalLines, keySignals, type KeySignalsReport } from '../../core/audit/key-signals.ts';
 import { parsePredictions } from '../../core/scoring/predictions.ts';
 import { parseArgs, UsageError, refuseUnknownSwitches } from '../args.ts';
-import { SOURCE_OPTIONS_HELP, SOURCE_SWITCHES, SOURCE_VALUED_FLAGS, sourceOptions } from '../source-options.ts';
+import {
+  hubConnection,
+  rateNote,
+  SOURCE_OPTIONS_HELP,
+  SOURCE_SWITCHES,
+  SOURCE_VALUED_FLAGS,
+  sourceOptions,
+} from '../source-options.ts';
 import { chainProviders } from '../../core/audit/doc-text.ts';
 import { hfSourceProvider } from '../../core/audit/source-provider.ts';
 import { parseLocator, type SourceLocator } from '../../core/source-docs/locator.ts';
@@ -34,7 +42,8 @@ import { HfSourceDocs } from '../../core/source-docs/lookup.ts';
 
 const USAGE = `usage: npm run cli -- audit <release-folder> [--split full|dev] [--submissions DIR]
          [--judge-cache FILE|DIR] [--labels FILE] [--excerpt-chars N] [--submission FOLDER] [--out report.json]
-         [--source hf [--hf-endpoint URL] [--dataset REPO] [--revision REV] [--locator FILE] [--cache DIR | --no-cache]]
+         [--source hf [--hf-endpoint URL] [--dataset REPO] [--revision REV] [--hf-token-env VAR] [--locator FILE]
+                      [--cache DIR | --no-cache]]
 
 Audits a release as README "Auditing" describes, over one split (default: full):
   grounding   each single_hop/timeline answer and each aggregation/dossier item against its gold
@@ -62,7 +71,8 @@ Without text (v1.0 offline) the audit runs over zero documents, and the report s
                       says the same):
 ${SOURCE_OPTIONS_HELP}
   --locator FILE      a source-locate output: go straight to each document's row
-Exit: 0 done, 1 an input could not be read, 2 wrong usage.
+Exit: 0 done, 1 an input could not be read, or the Hugging Face source refused (a token needed
+or refused, a rate limit too long to wait out: the report is still written), 2 wrong usage.
 `;
 
 class InputError extends Error {}
@@ -123,7 +133,8 @@ function options(args: string[]): Options | 'help' {
     if (v !== undefined) opt[key] = v;
   }
   if (fromSource) {
-    const { settings, cache, cacheLabel } = sourceOptions(parsed);
+    const source = sourceOptions(parsed);
+    const { settings, cache, cacheLabel } = source;
     const locatorFile = parsed.flags.get('locator');
     let locator: SourceLocator | undefined;
     if (locatorFile) {
@@ -136,7 +147,10 @@ function options(args: string[]): Options | 'help' {
         throw new UsageError(`--locator ${locatorFile}: ${errorMessage(e)}`);
       }
     }
-    opt.source = { docs: new HfSourceDocs({ settings, fetch: (u, i) => fetch(u, i), cache, locator }), cacheLabel };
+    opt.source = {
+      docs: new HfSourceDocs({ settings, fetch: (u, i) => fetch(u, i), cache, locator, ...hubConnection(source) }),
+      cacheLabel,
+    };
   }
   return opt;
 }
@@ -285,7 +299,7 @@ export async function run(args: string[]): Promise<number> {
     if (hf && opt.source) {
       const t = opt.source.docs.totals;
       lines.push(
-        `source documents: ${t.requests} requests, ${(t.bytes / 1e6).toFixed(1)} MB; cache ${opt.source.cacheLabel}${hf.failures.count ? `; ${hf.failures.count} could not be read (first: ${hf.failures.first})` : ''}${hf.failures.gaveUp ? '; the source could not be reached, so the other documents were not asked for' : ''}`,
+        `source documents: ${t.requests} requests, ${(t.bytes / 1e6).toFixed(1)} MB${rateNote(opt.source.docs.rateStats)}; cache ${opt.source.cacheLabel}${hf.failures.count ? `; ${hf.failures.count} could not be read (first: ${hf.failures.first})` : ''}${hf.failures.gaveUp ? '; the source could not be reached, so the other documents were not asked for' : ''}`,
       );
     }
     for (const f of inputs.invalid)
@@ -296,6 +310,11 @@ export async function run(args: string[]): Promise<number> {
     if (opt.out) {
       await writeFile(opt.out, `${JSON.stringify(report, null, 2)}\n`);
       process.stdout.write(`\nreport written to ${opt.out}\n`);
+    }
+    // The Hub refused (no access, a rate limit too long to wait out): the audit is incomplete.
+    if (hf?.failures.refused) {
+      process.stderr.write(`audit: cannot read the source documents: ${hf.failures.refused.message}\n`);
+      return 1;
     }
     return 0;
   } catch (e) {

@@ -25,7 +25,8 @@ all: the retrieval bench below, then the browser benches (search, explorer, scor
 Chromium, on a build of the site (made first when the sources changed), then the source-documents
 bench.
 source: only the source-documents bench: requests and bytes per document lookup over a local
-imitation of the Hugging Face Hub, cold and warm, and the estimated cost of the v1.0 locator.
+imitation of the Hugging Face Hub, cold and warm, the estimated cost of the v1.0 locator, the
+lookups at the real scale, and the v1.0 audit batch under a rate window like the Hub's.
 
 Builds BM25 and dense indexes over a deterministic synthetic corpus of the v1.0 shape
 (full: 83,810 docs / 159,564 chunks / 1,000 queries; small: a tenth), writes the index files,

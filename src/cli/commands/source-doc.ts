@@ -7,7 +7,9 @@ import { LocatorError, parseLocator, SOURCE_DOC_ID_RE, type SourceLocator } from
 import { HfSourceDocs } from '../../core/source-docs/lookup.ts';
 import { hostOf } from '../../core/source-docs/settings.ts';
 import {
+  hubConnection,
   progressLines,
+  rateNote,
   SOURCE_OPTIONS_HELP,
   SOURCE_SWITCHES,
   SOURCE_VALUED_FLAGS,
@@ -23,13 +25,15 @@ ${SOURCE_OPTIONS_HELP}
   --locator FILE     a source-locate output: go straight to the document's row
   --json             print one JSON object instead of the fields
 
-Exit: 0 printed, 1 the source has no such doc_id or could not be read, 2 wrong usage.
+Exit: 0 printed, 1 the source has no such doc_id or could not be read (a token needed or
+refused, a rate limit that would take too long to wait out), 2 wrong usage.
 `;
 
 export async function run(args: string[]): Promise<number> {
   let docId: string;
   let source: HfSourceDocs;
   let json: boolean;
+  let tokenFrom: string | undefined;
   try {
     const parsed = parseArgs(args, [...SOURCE_VALUED_FLAGS, 'locator']);
     if (parsed.switches.has('help')) {
@@ -42,7 +46,9 @@ export async function run(args: string[]): Promise<number> {
     if (!SOURCE_DOC_ID_RE.test(docId))
       throw new UsageError(`${JSON.stringify(docId.slice(0, 80))} is not a doc id (like EFTA00432308)`);
     json = parsed.switches.has('json');
-    const { settings, cache } = sourceOptions(parsed);
+    const options = sourceOptions(parsed);
+    const { settings, cache } = options;
+    tokenFrom = options.tokenFrom;
     let locator: SourceLocator | undefined;
     const locatorFile = parsed.flags.get('locator');
     if (locatorFile) {
@@ -59,7 +65,7 @@ export async function run(args: string[]): Promise<number> {
         throw e;
       }
     }
-    source = new HfSourceDocs({ settings, fetch: (u, i) => fetch(u, i), cache, locator });
+    source = new HfSourceDocs({ settings, fetch: (u, i) => fetch(u, i), cache, locator, ...hubConnection(options) });
     if (locator && !source.usesLocator)
       process.stderr.write(
         `note: ${locatorFile} was made for ${locator.dataset} at ${locator.revision}, not ${settings.dataset} at ${settings.revision}; not used\n`,
@@ -101,7 +107,7 @@ export async function run(args: string[]): Promise<number> {
       process.stdout.write(`${r.text_content}\n`);
     }
     process.stderr.write(
-      `read via ${doc.via}: ${doc.cost.requests} requests, ${doc.cost.bytes.toLocaleString('en')} bytes from ${hostOf(settings.endpoint)}${doc.fileHost ? ` and ${doc.fileHost}` : ''}\n`,
+      `read via ${doc.via}: ${doc.cost.requests} requests, ${doc.cost.bytes.toLocaleString('en')} bytes from ${hostOf(settings.endpoint)}${doc.fileHost ? ` and ${doc.fileHost}` : ''}${tokenFrom ? ` (with the Hugging Face token of ${tokenFrom})` : ''}${rateNote(source.rateStats)}\n`,
     );
     return 0;
   } catch (e) {

@@ -12,7 +12,9 @@ import { HfSourceDocs } from '../../core/source-docs/lookup.ts';
 import { REFERENCE_KINDS, referencedDocIds } from '../../core/source-docs/referenced.ts';
 import { hostOf } from '../../core/source-docs/settings.ts';
 import {
+  hubConnection,
   progressLines,
+  rateNote,
   SOURCE_OPTIONS_HELP,
   SOURCE_SWITCHES,
   SOURCE_VALUED_FLAGS,
@@ -31,7 +33,8 @@ ${SOURCE_OPTIONS_HELP}
   --dry-run          count the referenced ids and stop (no network)
 
 Exit: 0 written (ids the source lacks are listed in the file's "missing"), 1 the release or the
-source could not be read, 2 wrong usage.
+source could not be read (a token needed or refused, a rate limit too long to wait out), 2 wrong
+usage.
 `;
 
 export async function run(args: string[]): Promise<number> {
@@ -74,7 +77,13 @@ export async function run(args: string[]): Promise<number> {
   if (dryRun) return 0;
 
   const { settings, cache } = options;
-  const source = new HfSourceDocs({ settings, fetch: (u, i) => fetch(u, i), cache, keepRowGroupIds: false });
+  const source = new HfSourceDocs({
+    settings,
+    fetch: (u, i) => fetch(u, i),
+    cache,
+    keepRowGroupIds: false,
+    ...hubConnection(options),
+  });
   const started = performance.now();
   try {
     const progress = progressLines();
@@ -93,7 +102,7 @@ export async function run(args: string[]): Promise<number> {
         `  missing: ${result.missing.slice(0, 10).join(', ')}${result.missing.length > 10 ? ', ...' : ''}\n`,
       );
     process.stdout.write(
-      `read ${result.cost.requests.toLocaleString('en')} requests, ${result.cost.bytes.toLocaleString('en')} bytes in ${((performance.now() - started) / 1000).toFixed(1)} s; wrote ${out}\n`,
+      `read ${result.cost.requests.toLocaleString('en')} requests, ${result.cost.bytes.toLocaleString('en')} bytes in ${((performance.now() - started) / 1000).toFixed(1)} s${rateNote(source.rateStats)}; wrote ${out}\n`,
     );
     return 0;
   } catch (e) {

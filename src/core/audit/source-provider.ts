@@ -14,6 +14,8 @@ export interface SourceReadFailures {
   gaveUp: boolean;
   /** The batch was stopped (Stop): the documents not read yet can be read later. */
   stopped: boolean;
+  /** The Hub refused (a rate limit too long to wait out, a token needed or refused): its words. */
+  refused?: { kind: 'rate-limited' | 'auth'; message: string };
 }
 
 export function sourceLabel(settings: { dataset: string; revision: string; endpoint: string }): string {
@@ -39,8 +41,11 @@ export function batchSourceProvider(
         failures.count += ids.length;
         failures.first ??= `${ids[0] ?? ''}: ${result.error}`;
         failures.gaveUp = true;
+        if (result.kind === 'rate-limited' || result.kind === 'auth')
+          failures.refused ??= { kind: result.kind, message: result.error };
         return new Map();
       }
+      if (result.refused) failures.refused ??= result.refused;
       for (const [id, why] of result.failed) {
         failures.count++;
         failures.first ??= `${id}: ${why}`;

@@ -1,5 +1,5 @@
 import { JudgeError, redactSecret } from './errors.ts';
-import { parseRetryAfterMs } from './retry-after.ts';
+import { parseRetryAfterMs } from '../net/retry-after.ts';
 
 export interface PostJsonOptions {
   url: string;

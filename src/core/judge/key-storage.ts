@@ -1,11 +1,7 @@
+import { RememberedSecret, type KeyValueStorage } from '../remembered-secret.ts';
 import type { JudgeProviderKind } from './types.ts';
 
-/** The part of the Web Storage API the key store needs (localStorage in the page, a Map in tests). */
-export interface KeyValueStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
+export type { KeyValueStorage } from '../remembered-secret.ts';
 
 /** Non-secret judge settings, kept apart from the key (they may always be remembered). */
 export interface JudgeSettings {
@@ -22,22 +18,24 @@ const SETTINGS_ITEM = 'ebx.judge.settings';
  * ticked "remember", and removed as soon as they untick it or forget the key.
  */
 export class JudgeKeyStore {
-  constructor(private readonly storage: KeyValueStorage | undefined) {}
+  private readonly key: RememberedSecret;
+
+  constructor(private readonly storage: KeyValueStorage | undefined) {
+    this.key = new RememberedSecret(storage, KEY_ITEM);
+  }
 
   /** The remembered key, if the user chose to remember one. */
   rememberedKey(): string | undefined {
-    return this.storage?.getItem(KEY_ITEM) ?? undefined;
+    return this.key.remembered();
   }
 
   /** Stores the key when `remember` is true, removes any stored key otherwise. */
   applyRemember(key: string, remember: boolean): void {
-    if (!this.storage) return;
-    if (remember && key !== '') this.storage.setItem(KEY_ITEM, key);
-    else this.storage.removeItem(KEY_ITEM);
+    this.key.apply(key, remember);
   }
 
   forget(): void {
-    this.storage?.removeItem(KEY_ITEM);
+    this.key.forget();
   }
 
   settings(): JudgeSettings | undefined {

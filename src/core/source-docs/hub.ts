@@ -4,9 +4,10 @@
  * to its file host).
  */
 import { isShardPath, type ShardEntry } from '../release/schemas/source-locator.ts';
-import { SourceError, Transfer } from './http.ts';
+import { SourceError, Transfer, type TransferSession } from './http.ts';
 import type { SourceLimits } from './limits.ts';
-import type { HfSourceSettings } from './settings.ts';
+import { RateGate, type RateClock, type RateWait } from './rate-gate.ts';
+import { hostOf, type HfSourceSettings } from './settings.ts';
 
 /** One parquet file of the dataset. */
 export { isShardPath, type ShardEntry };
@@ -88,4 +89,70 @@ export async function listShards(
   if (shards.length === 0)
     throw new SourceError(`${s.dataset} at revision ${s.revision} has no parquet files`, 'not-found');
   return shards.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The budget a request counts against: the Hub's API and its resolve URLs apart (it counts them
+ * apart), and any other origin (the file host it redirects to) on its own, never the Hub's.
+ */
+export function hubBucket(s: HfSourceSettings): (url: string) => string {
+  const hub = new URL(s.endpoint);
+  const api = `${hub.pathname.replace(/\/+$/, '')}/api/`;
+  return (url) => {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return '';
+    }
+    if (u.origin !== hub.origin) return `files ${u.origin}`;
+    return u.pathname.startsWith(api) ? 'hub api' : 'hub resolve';
+  };
+}
+
+/**
+ * A 401/403 of the Hub: a token is needed, or the one given is refused or has no access. The Hub
+ * answers 401 for a dataset that does not exist too (X-Error-Code: RepoNotFound), so as not to say
+ * which private ones do: that is said as well.
+ */
+export function accessDeniedMessage(
+  s: HfSourceSettings,
+  status: 401 | 403,
+  withToken: boolean,
+  errorCode?: string,
+): string {
+  const host = hostOf(s.endpoint);
+  if (errorCode === 'RepoNotFound')
+    return withToken
+      ? `${s.dataset} was not found on ${host} (HTTP ${status}), or the Hugging Face token has no access to it: check the dataset's name and the token`
+      : `${s.dataset} was not found on ${host} (HTTP ${status}): check the dataset's name; if it is private, give a Hugging Face token in Source settings (or --hf-token-env)`;
+  if (!withToken)
+    return `${s.dataset} is gated or private on ${host} (HTTP ${status}): give a Hugging Face token in Source settings (or --hf-token-env)`;
+  return status === 401
+    ? `${host} refused the Hugging Face token (HTTP 401): check it, or give another in Source settings (or --hf-token-env)`
+    : `the Hugging Face token has no access to ${s.dataset} on ${host} (HTTP 403): accept the dataset's conditions on its page, or use a token of an account that has access`;
+}
+
+export interface HubSessionOptions {
+  settings: HfSourceSettings;
+  limits: Pick<SourceLimits, 'maxRateWaitMs' | 'maxRetries' | 'retryBaseMs'>;
+  clock: RateClock;
+  token?: string;
+  redirects?: TransferSession['redirects'];
+  /** The session's waits on the Hub or its file host: one line of progress for a whole batch. */
+  onWait?: (wait: RateWait | undefined) => void;
+}
+
+/** What every transfer of one Hub session shares: its rate gate, its token, its limits. */
+export function hubSession(o: HubSessionOptions): TransferSession {
+  return {
+    gate: new RateGate(o.clock, hubBucket(o.settings), o.onWait),
+    maxRateWaitMs: o.limits.maxRateWaitMs,
+    maxRetries: o.limits.maxRetries,
+    retryBaseMs: o.limits.retryBaseMs,
+    redirects: o.redirects ?? 'fetch',
+    hubOrigin: new URL(o.settings.endpoint).origin,
+    ...(o.token ? { token: o.token } : {}),
+    accessDenied: (status, withToken, errorCode) => accessDeniedMessage(o.settings, status, withToken, errorCode),
+  };
 }

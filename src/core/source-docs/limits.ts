@@ -32,6 +32,15 @@ export interface SourceLimits {
   idleMs: number;
   /** One document lookup, all its requests together (a batch read has no total, it can be stopped). */
   lookupMs: number;
+  /**
+   * The longest wait on a rate limit or an unavailable server (Retry-After, a window's reset):
+   * a longer one fails the read as 'rate-limited', saying when to retry.
+   */
+  maxRateWaitMs: number;
+  /** Tries again after a 429 or 503 before giving up. */
+  maxRetries: number;
+  /** First backoff after a 429/503 that says nothing of when to come back (doubled each try, with jitter). */
+  retryBaseMs: number;
 }
 
 export const DEFAULT_LIMITS: SourceLimits = {
@@ -47,4 +56,7 @@ export const DEFAULT_LIMITS: SourceLimits = {
   concurrency: 6,
   idleMs: 30_000,
   lookupMs: 180_000,
+  maxRateWaitMs: 600_000,
+  maxRetries: 4,
+  retryBaseMs: 500,
 };

@@ -18,10 +18,18 @@ import {
   type SourceCache,
 } from './cache.ts';
 import { errorMessage } from '../error-message.ts';
-import { SourceError, Transfer, type FetchFn, type TransferGuard, type TransferStats } from './http.ts';
+import {
+  SourceError,
+  Transfer,
+  type FetchFn,
+  type TransferGuard,
+  type TransferSession,
+  type TransferStats,
+} from './http.ts';
+import { SYSTEM_CLOCK, type RateClock, type RateStats, type RateWait } from './rate-gate.ts';
 import { ShardRanges, type ShardRange } from './shard-ranges.ts';
 import { planRowGroupReads } from './batch-plan.ts';
-import { listShards, resolveUrl, type ShardEntry } from './hub.ts';
+import { hubSession, listShards, resolveUrl, type ShardEntry } from './hub.ts';
 import { DEFAULT_LIMITS, type SourceLimits } from './limits.ts';
 import { locatorEntry, SOURCE_DOC_ID_RE, type LocatorEntry, type SourceLocator } from './locator.ts';
 import { hostOf, isCommitSha, settingsKey, type HfSourceSettings } from './settings.ts';
@@ -74,6 +82,8 @@ export interface LookupProgress {
   total: number;
   requests: number;
   bytes: number;
+  /** Waiting on the Hub (its rate limit, a 503) until then; absent while reading. */
+  waiting?: RateWait;
 }
 
 export interface BatchProgress {
@@ -85,6 +95,8 @@ export interface BatchProgress {
   bytes: number;
   /** Documents whose text is read. */
   read: number;
+  /** Waiting on the Hub (its rate limit, a 503) until then; absent while reading. */
+  waiting?: RateWait;
 }
 
 export interface BatchResult {
@@ -96,6 +108,11 @@ export interface BatchResult {
   cost: TransferStats;
   /** Stopped (signal) before every id was read: the texts are those read until then. */
   stopped: boolean;
+  /**
+   * The Hub refused (a rate limit past the wait limit, no access): the first such failure, which
+   * the ids failed after it most likely share. Absent when none was.
+   */
+  refused?: { kind: 'rate-limited' | 'auth'; message: string };
 }
 
 /** What a batch would cost before it starts: texts kept, places known, and the rest by measure. */
@@ -125,6 +142,14 @@ export interface HfSourceDocsOptions {
   now?: () => number;
   /** Keep each scanned row group's doc_id list in the cache (off for bulk locating). */
   keepRowGroupIds?: boolean;
+  /** A Hugging Face token: sent to the Hub's origin only, kept in this object only (never cached). */
+  token?: string;
+  /** Time and sleep of rate-limit waits (tests inject one that never waits on the clock). */
+  clock?: RateClock;
+  /** 'manual' where the runtime shows redirect answers (Node): see TransferSession.redirects. */
+  redirects?: TransferSession['redirects'];
+  /** Every wait of the session on the Hub or its file host, started and ended (the CLI's notice). */
+  onWait?: (wait: RateWait | undefined) => void;
 }
 
 /** A shard list of a moving revision is re-read after a day; locations after a week. */
@@ -159,6 +184,8 @@ export class HfSourceDocs {
   private readonly heads = new Map<string, Array<Record<string, unknown>>>();
   /** Shard path -> the file host URL the Hub redirected to (saves the redirect on later reads). */
   private readonly resolved = new Map<string, string>();
+  /** The rate gate and token all this session's transfers share. */
+  private readonly session: TransferSession;
 
   constructor(options: HfSourceDocsOptions) {
     this.settings = options.settings;
@@ -168,9 +195,22 @@ export class HfSourceDocs {
     this.now = options.now ?? (() => Date.now());
     this.keepRowGroupIds = options.keepRowGroupIds ?? true;
     this.datasetKey = `${options.settings.endpoint}|${options.settings.dataset}`;
+    this.session = hubSession({
+      settings: options.settings,
+      limits: this.limits,
+      clock: options.clock ?? SYSTEM_CLOCK,
+      ...(options.token ? { token: options.token } : {}),
+      ...(options.redirects ? { redirects: options.redirects } : {}),
+      ...(options.onWait ? { onWait: options.onWait } : {}),
+    });
     const loc = options.locator;
     if (loc && loc.dataset === options.settings.dataset && loc.revision === options.settings.revision)
       this.locator = loc;
+  }
+
+  /** 429s and 503s seen, and the waits they cost, over this session. */
+  get rateStats(): RateStats {
+    return { ...this.session.gate.stats };
   }
 
   /** Whether a locator applies to these settings (same dataset and revision). */
@@ -191,11 +231,16 @@ export class HfSourceDocs {
     if (!SOURCE_DOC_ID_RE.test(docId))
       throw new SourceError(`${JSON.stringify(docId.slice(0, 80))} is not a doc id`, 'settings');
     const guard = this.guard(signal, this.limits.lookupMs);
+    const progress = waitingProgress(onProgress);
     try {
-      return await this.lookup(docId, new Transfer(this.fetchFn, this.totals, guard.guard), onProgress);
+      return await this.lookup(docId, this.transfer(guard.guard, progress.onWait), progress.report);
     } finally {
       guard.release();
     }
+  }
+
+  private transfer(guard: TransferGuard = {}, onWait?: (w: RateWait | undefined) => void): Transfer {
+    return new Transfer(this.fetchFn, this.totals, guard, this.session, onWait);
   }
 
   /** A guard for one lookup's requests: `signal`, the idle limit and (when given) a total time. */
@@ -218,8 +263,9 @@ export class HfSourceDocs {
               ),
             totalMs,
           );
+    const deadline = totalMs === undefined ? undefined : this.session.gate.clock.now() + totalMs;
     return {
-      guard: { signal: stop.signal, idleMs: this.limits.idleMs },
+      guard: { signal: stop.signal, idleMs: this.limits.idleMs, ...(deadline === undefined ? {} : { deadline }) },
       release: () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
@@ -293,13 +339,15 @@ export class HfSourceDocs {
   async locate(
     ids: readonly string[],
     onProgress?: (p: LookupProgress & { found: number }) => void,
-    transfer = new Transfer(this.fetchFn, this.totals),
+    given?: Transfer,
   ): Promise<{ found: Map<string, LocatorEntry>; missing: string[]; shards: ShardEntry[]; cost: TransferStats }> {
+    const progress = waitingProgress(onProgress);
+    const transfer = given ?? this.transfer({}, progress.onWait);
     const wanted = [...new Set(ids)].filter((id) => SOURCE_DOC_ID_RE.test(id)).sort();
     const found = new Map<string, LocatorEntry>();
     const shards = await this.shards(transfer);
     const report = (done: number) =>
-      onProgress?.({
+      progress.report({
         phase: 'scanning',
         done,
         total: shards.length,
@@ -338,7 +386,8 @@ export class HfSourceDocs {
     signal?: AbortSignal,
   ): Promise<BatchResult> {
     const guard = this.guard(signal);
-    const transfer = new Transfer(this.fetchFn, this.totals, guard.guard);
+    const progress = waitingProgress(onProgress);
+    const transfer = this.transfer(guard.guard, progress.onWait);
     const result: BatchResult = {
       texts: new Map(),
       missing: [],
@@ -347,7 +396,7 @@ export class HfSourceDocs {
       stopped: false,
     };
     try {
-      await this.readAll(ids, transfer, result, onProgress, signal);
+      await this.readAll(ids, transfer, result, progress.report, signal);
     } catch (e) {
       if (!(e instanceof SourceError && e.kind === 'cancelled')) throw e;
       result.stopped = true;
@@ -423,6 +472,8 @@ export class HfSourceDocs {
     const sKey = settingsKey(this.settings);
     const fail = (id: string, e: unknown) => {
       if (e instanceof SourceError && e.kind === 'cancelled') throw e;
+      if (e instanceof SourceError && (e.kind === 'rate-limited' || e.kind === 'auth'))
+        out.refused ??= { kind: e.kind, message: e.message };
       failed.set(id, errorMessage(e));
     };
 
@@ -778,8 +829,9 @@ export class HfSourceDocs {
         try {
           return (await transfer.range(known, start, end)).bytes;
         } catch (e) {
-          // Signed file-host URLs expire: go through the Hub again.
-          if (!(e instanceof SourceError) || (e.kind !== 'http' && e.kind !== 'not-found')) throw e;
+          // Signed file-host URLs expire (403, 410, 404...): go through the Hub again. A server
+          // error or an unavailable host (5xx) would fail the same way through the Hub.
+          if (!(e instanceof SourceError) || !isRefusedUrl(e)) throw e;
           this.resolved.delete(shard.path);
         }
       }
@@ -915,6 +967,38 @@ function adjacentSmallColumns(metadata: FileMetaData, rowGroup: number): string[
     out.push(next);
     end = chunkRange(metadata, rowGroup, next)!.end;
   }
+}
+
+/**
+ * Progress that also speaks when a wait on the server starts or ends (nothing else moves then):
+ * the last progress again, with or without `waiting`.
+ */
+function waitingProgress<P extends { waiting?: RateWait }>(
+  onProgress?: (p: P) => void,
+): { report: (p: P) => void; onWait: (w: RateWait | undefined) => void } {
+  let last: P | undefined;
+  let waiting: RateWait | undefined;
+  const emit = () => {
+    if (!last || !onProgress) return;
+    const { waiting: _, ...rest } = last;
+    onProgress((waiting ? { ...rest, waiting } : rest) as P);
+  };
+  return {
+    report: (p) => {
+      last = p;
+      emit();
+    },
+    onWait: (w) => {
+      waiting = w;
+      emit();
+    },
+  };
+}
+
+/** A file-host answer that a fresh signed URL may cure: a 4xx other than a bad range. */
+function isRefusedUrl(e: SourceError): boolean {
+  if (e.kind !== 'http' && e.kind !== 'not-found') return false;
+  return e.status === undefined || (e.status >= 400 && e.status < 500 && e.status !== 416);
 }
 
 /** A footer showed that the shards' doc_id ranges are not in shard order. */

@@ -6,6 +6,8 @@ import { errorMessage } from '../error-message.ts';
 import { MemorySourceCache, type SourceCache } from './cache.ts';
 import { SourceError, type FetchFn, type SourceErrorKind } from './http.ts';
 import type { SourceLocator } from './locator.ts';
+import { SYSTEM_CLOCK, type RateClock, type RateWait } from './rate-gate.ts';
+import type { SourceCheckReport } from './source-check.ts';
 import {
   HfSourceDocs,
   type BatchEstimate,
@@ -14,7 +16,7 @@ import {
   type LookupProgress,
   type SourceDoc,
 } from './lookup.ts';
-import { SettingsError, settingsFrom, settingsKey, type HfSourceSettings } from './settings.ts';
+import { checkToken, SettingsError, settingsFrom, settingsKey, type HfSourceSettings } from './settings.ts';
 
 export type SourceLookupOutcome =
   | { ok: true; doc: SourceDoc; usedLocator: boolean }
@@ -26,6 +28,18 @@ type SourceFailure = { ok: false; kind: SourceErrorKind | 'internal'; error: str
 export type SourceBatchOutcome = ({ ok: true } & BatchResult) | SourceFailure;
 
 export type SourceEstimateOutcome = { ok: true; estimate: BatchEstimate } | SourceFailure;
+
+/** The source check's report with its lines as the CLI prints them (the page shows those). */
+export type SourceCheckOutcome = { ok: true; report: SourceCheckReport; lines: string[] } | SourceFailure;
+
+/** Where a source check is: its last step in words, and the wait on the Hub while there is one. */
+export interface SourceCheckProgress {
+  message: string;
+  waiting?: RateWait;
+}
+
+/** Footers a source check reads by default (as the CLI's --sample). */
+export const CHECK_SAMPLE = 5;
 
 function failure(e: unknown): SourceFailure {
   if (e instanceof SourceError) return { ok: false, kind: e.kind, error: e.message };
@@ -47,12 +61,29 @@ export async function readBatch(
   }
 }
 
+/**
+ * A fetch and a clock that `signal` stops: requests under way and waits on the Hub end with its
+ * reason (for reads that take no signal of their own, as the source check).
+ */
+function stoppable(fetchFn: FetchFn, clock: RateClock, signal: AbortSignal): { fetch: FetchFn; clock: RateClock } {
+  const both = (other: AbortSignal | null | undefined) => (other ? AbortSignal.any([other, signal]) : signal);
+  return {
+    fetch: (input, init) =>
+      signal.aborted ? Promise.reject(signal.reason) : fetchFn(input, { ...init, signal: both(init?.signal) }),
+    clock: { now: () => clock.now(), random: () => clock.random(), sleep: (ms, s) => clock.sleep(ms, both(s)) },
+  };
+}
+
 export function createSourceDocsService(openCache: () => Promise<SourceCache>, fetchFn: FetchFn) {
   let cache: Promise<SourceCache> | undefined;
   let locator: SourceLocator | undefined;
   let current: { key: string; docs: HfSourceDocs } | undefined;
+  /** The Hub token the user gave (in this worker's memory only); a new one starts a new session. */
+  let token: string | undefined;
   /** Lookups under way, so that Cancel can stop them. */
   const running = new Set<AbortController>();
+  /** Source checks under way (their own Cancel: a document's Cancel does not stop them). */
+  const checking = new Set<AbortController>();
 
   // Storage can be refused (private windows, quota): then lookups still work, in memory.
   const cacheReady = () => (cache ??= openCache().catch(() => new MemorySourceCache()));
@@ -60,11 +91,32 @@ export function createSourceDocsService(openCache: () => Promise<SourceCache>, f
   async function docsFor(settings: HfSourceSettings): Promise<HfSourceDocs> {
     const key = settingsKey(settings);
     if (current?.key !== key)
-      current = { key, docs: new HfSourceDocs({ settings, fetch: fetchFn, cache: await cacheReady(), locator }) };
+      current = {
+        key,
+        docs: new HfSourceDocs({
+          settings,
+          fetch: fetchFn,
+          cache: await cacheReady(),
+          locator,
+          ...(token ? { token } : {}),
+        }),
+      };
     return current.docs;
   }
 
   return {
+    /**
+     * The Hub token for the lookups that follow (undefined: none). It never leaves this worker's
+     * memory: not the cache, not the session key, not an outcome. Throws SettingsError for a value
+     * that cannot be a token.
+     */
+    setToken(next: string | undefined): void {
+      const checked = checkToken(next);
+      if (checked === token) return;
+      token = checked;
+      current = undefined;
+    },
+
     /** The loaded release's locator (or none); lookups after this use it. */
     setLocator(next: SourceLocator | undefined): void {
       locator = next;
@@ -122,6 +174,54 @@ export function createSourceDocsService(openCache: () => Promise<SourceCache>, f
       } catch (e) {
         return failure(e);
       }
+    },
+
+    /**
+     * What the product depends on in this source (source-check.ts: shard list, a few footers,
+     * costs and rate-limit windows), read with the token given and the same fetch as lookups;
+     * nothing of it is cached. cancelCheck() stops it ({ ok: false, kind: 'cancelled' }).
+     */
+    async check(
+      values: Partial<HfSourceSettings>,
+      sample: number = CHECK_SAMPLE,
+      onProgress?: (p: SourceCheckProgress) => void,
+    ): Promise<SourceCheckOutcome> {
+      const stop = new AbortController();
+      checking.add(stop);
+      let message = 'listing the dataset’s parquet files';
+      let waiting: RateWait | undefined;
+      const report = () => onProgress?.(waiting ? { message, waiting } : { message });
+      try {
+        const settings = settingsFrom(values);
+        const { checkSource, sourceCheckLines } = await import('./source-check.ts');
+        const result = await checkSource({
+          settings,
+          sample,
+          ...stoppable(fetchFn, SYSTEM_CLOCK, stop.signal),
+          ...(token ? { token } : {}),
+          onProgress: (m) => {
+            message = m;
+            report();
+          },
+          onWait: (w) => {
+            waiting = w;
+            report();
+          },
+        });
+        // A stop while the first page was decoded ends up among the report's problems: it is a stop.
+        if (stop.signal.aborted) return failure(stop.signal.reason);
+        return { ok: true, report: result, lines: sourceCheckLines(result) };
+      } catch (e) {
+        return failure(e);
+      } finally {
+        checking.delete(stop);
+      }
+    },
+
+    /** Stops the source checks under way. */
+    cancelCheck(): void {
+      for (const stop of checking) stop.abort(new SourceError('the check was stopped', 'cancelled'));
+      checking.clear();
     },
 
     /** Stops every lookup under way; each answers { ok: false, kind: 'cancelled' }. */

@@ -103,3 +103,17 @@ export function hostOf(endpoint: string): string {
 export function settingsKey(s: HfSourceSettings): string {
   return `${s.endpoint}|${s.dataset}|${s.revision}`;
 }
+
+/**
+ * A Hugging Face access token as given (trimmed), or undefined for none. Only printable ASCII
+ * without spaces can go in an Authorization header; the error never repeats the value.
+ */
+export function checkToken(raw: string | undefined): string | undefined {
+  const text = raw?.trim() ?? '';
+  if (text === '') return undefined;
+  if (!/^[\x21-\x7e]{1,1024}$/.test(text))
+    throw new SettingsError(
+      'the Hugging Face token must be one word of printable characters (as the Hub shows it, hf_...)',
+    );
+  return text;
+}

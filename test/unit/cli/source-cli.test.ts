@@ -6,25 +6,32 @@ import { cli as runCli } from '../../support/cli.ts';
 import { parseLocator } from '../../../src/core/source-docs/locator.ts';
 import { startMockHub, tally, type MockHub } from '../../support/mock-hub.ts';
 import { hasShared, sharedNote, v10Dir } from '../../support/shared.ts';
-import { makeSourceShards, readSampleDocs, type SampleDoc } from '../../support/source-shards.ts';
+import { corpuslessSample, makeSourceShards, readSampleDocs, type SampleDoc } from '../../support/source-shards.ts';
 
 const v10 = v10Dir;
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { HF_ENDPOINT: '', ...env } });
+/** No Hub or token of the machine's environment leaks into a test. */
+const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(args, { env: { HF_ENDPOINT: '', HF_TOKEN: undefined, HF_HUB_DISABLE_IMPLICIT_TOKEN: undefined, ...env } });
 
 let hub: MockHub;
+/** The same shards behind a gated dataset: the Hub wants TOKEN. */
+let gated: MockHub;
 let docs: SampleDoc[];
 let tmp: string;
+const TOKEN = 'hf_cliTestTokenOfTheMockHub0123456789';
 
 beforeAll(async () => {
   docs = await readSampleDocs();
   const shards = makeSourceShards(docs, { mediaNear: [docs[100]!.doc_id] });
   hub = await startMockHub({ files: shards.files, mediaRanges: shards.mediaRanges });
+  gated = await startMockHub({ files: shards.files, limits: { gatedToken: TOKEN } });
   tmp = mkdtempSync(path.join(os.tmpdir(), 'ebx-source-cli-'));
 });
 
 afterAll(async () => {
   await hub?.close();
+  await gated?.close();
 });
 
 describe('source-doc', () => {
@@ -161,5 +168,122 @@ describe('source-locate', () => {
     expect(stdout).toMatch(/gold +5,054\n/);
     expect(stdout).toMatch(/absence +153\n/);
     expect(stdout).toMatch(/retrieved +11,882\n/);
+  });
+});
+
+describe("a gated dataset, and the Hub's limits", () => {
+  const doc = () => docs[1300]!;
+  const gatedDoc = (...extra: string[]) => [
+    'source-doc',
+    doc().doc_id,
+    '--hf-endpoint',
+    gated.endpoint,
+    '--no-cache',
+    ...extra,
+  ];
+
+  it('sends the token of --hf-token-env to the Hub and never to its file host, and never prints it', async () => {
+    gated.log.length = 0;
+    const run = await cli(gatedDoc('--json', '--hf-token-env', 'EBX_TEST_HF_TOKEN'), { EBX_TEST_HF_TOKEN: TOKEN });
+    expect(run.stderr).toMatch(/read via search: .* \(with the Hugging Face token of \$EBX_TEST_HF_TOKEN\)\n$/);
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as { text_content: string }).text_content).toBe(doc().text);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    const fromHub = gated.log.filter((e) => e.origin === 'hub');
+    const fromFiles = gated.log.filter((e) => e.origin === 'files');
+    expect(fromHub.length).toBeGreaterThan(0);
+    expect(fromFiles.length).toBeGreaterThan(0);
+    expect(fromHub.every((e) => e.authorization)).toBe(true);
+    expect(fromFiles.filter((e) => e.authorization)).toEqual([]);
+  });
+
+  it('takes $HF_TOKEN when no --hf-token-env is given, unless HF_HUB_DISABLE_IMPLICIT_TOKEN is set', async () => {
+    const implicit = await cli(gatedDoc(), { HF_TOKEN: TOKEN });
+    expect(implicit.code).toBe(0);
+    expect(implicit.stderr).toContain('(with the Hugging Face token of $HF_TOKEN)');
+    const disabled = await cli(gatedDoc(), { HF_TOKEN: TOKEN, HF_HUB_DISABLE_IMPLICIT_TOKEN: '1' });
+    expect(disabled.code).toBe(1);
+    expect(disabled.stderr).toMatch(/is gated or private/);
+  });
+
+  it('exits 1 saying a token is needed when none is given, and that a wrong one has no access', async () => {
+    const none = await cli(gatedDoc());
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(
+      new RegExp(
+        `^cannot read ${doc().doc_id}: aurora2424/Epstein-Files is gated or private on 127\\.0\\.0\\.1:\\d+ \\(HTTP 401\\): give a Hugging Face token in Source settings \\(or --hf-token-env\\)\n$`,
+      ),
+    );
+    const wrong = await cli(gatedDoc('--hf-token-env', 'WRONG'), { WRONG: 'hf_notTheRightOne' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/the Hugging Face token has no access to aurora2424\/Epstein-Files .*\(HTTP 403\)/);
+    expect(wrong.stderr).not.toContain('hf_notTheRightOne');
+    // The source check and source-locate say the same.
+    const check = await cli(['source-check', '--hf-endpoint', gated.endpoint]);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/^CANNOT READ aurora2424\/Epstein-Files at main: .*is gated or private/);
+    const checked = await cli(['source-check', '--hf-endpoint', gated.endpoint, '--sample', '2'], { HF_TOKEN: TOKEN });
+    expect(checked.stdout).toMatch(/^shards: 6 parquet files/m);
+    const located = await cli([
+      'source-locate',
+      'static-data/sample',
+      '--out',
+      path.join(tmp, 'gated-locator.json'),
+      '--hf-endpoint',
+      gated.endpoint,
+      '--no-cache',
+    ]);
+    expect(located.code).toBe(1);
+    expect(located.stderr).toMatch(/^cannot locate the documents: .*is gated or private/m);
+  });
+
+  it("an audit that the Hub refuses exits 1 with the Hub's words, and reads with the token", async () => {
+    const folder = corpuslessSample();
+    const refused = await cli(['audit', folder, '--source', 'hf', '--hf-endpoint', gated.endpoint, '--no-cache']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^audit: cannot read the source documents: aurora2424\/Epstein-Files is gated or private/m,
+    );
+    const read = await cli(['audit', folder, '--source', 'hf', '--hf-endpoint', gated.endpoint, '--no-cache'], {
+      HF_TOKEN: TOKEN,
+    });
+    expect(read.stderr).toBe('');
+    expect(read.code).toBe(0);
+    expect(read.stdout).toMatch(/documents: (\d+) of \1 gold and item documents read/);
+  }, 60_000);
+
+  it('refuses an --hf-token-env naming no variable, or an empty one, or a token in its place (exit 2)', async () => {
+    const unset = await cli(gatedDoc('--hf-token-env', 'EBX_NO_SUCH_VARIABLE'), { EBX_NO_SUCH_VARIABLE: undefined });
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toMatch(
+      /^--hf-token-env EBX_NO_SUCH_VARIABLE: the environment variable EBX_NO_SUCH_VARIABLE is not set\n/,
+    );
+    const empty = await cli(gatedDoc('--hf-token-env', 'EBX_EMPTY'), { EBX_EMPTY: ' ' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/the environment variable EBX_EMPTY is empty/);
+    const pasted = await cli(gatedDoc('--hf-token-env', TOKEN));
+    expect(pasted.code).toBe(2);
+    expect(pasted.stderr).toMatch(/not the token itself/);
+    expect(pasted.stderr).not.toContain(TOKEN);
+    const spaced = await cli(gatedDoc('--hf-token-env', 'T'), { T: 'hf_two words' });
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toMatch(/^\$T: the Hugging Face token must be one word/);
+    expect(spaced.stderr).not.toContain('two words');
+    const check = await cli(['source-check', '--hf-token-env', 'EBX_NO_SUCH_VARIABLE'], {
+      EBX_NO_SUCH_VARIABLE: undefined,
+    });
+    expect(check.code).toBe(2);
+    // The audit takes it only with --source hf.
+    expect((await cli(['audit', 'static-data/sample', '--hf-token-env', 'HF_TOKEN'])).code).toBe(2);
+  });
+
+  it('prints one line while it waits on the Hub, then reads the document', async () => {
+    // One 503 without Retry-After: a backoff of under half a second.
+    hub.limits.unavailable(1, { origin: 'hub' });
+    const run = await cli(['source-doc', docs[40]!.doc_id, '--hf-endpoint', hub.endpoint, '--no-cache']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^waiting for the Hub \(unavailable, HTTP 503\), resumes in 1 s\n/);
+    expect(run.stderr.match(/^waiting for/gm)).toHaveLength(1);
+    expect(run.stderr).toMatch(/; waited \d+ s on the Hub's limits \(1 × 503\)\n$/);
   });
 });

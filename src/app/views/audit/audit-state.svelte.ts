@@ -8,6 +8,7 @@ import { release } from '../../state/release.svelte.ts';
 import { url } from '../../state/url.svelte.ts';
 import { sourceDocs } from '../../state/source-docs.svelte.ts';
 import type { BatchEstimate } from '../../../core/source-docs/lookup.ts';
+import type { RateWait } from '../../../core/source-docs/rate-gate.ts';
 
 /** The page's release as the audit worker sees it, and each split's audit overview. */
 class AuditState {
@@ -18,6 +19,8 @@ class AuditState {
   running = $state(false);
   /** Reading from the Hugging Face source (Stop applies). */
   readingSource = $state(false);
+  /** That read waits on the Hub (its rate limit, a 503) until then. */
+  sourceWait = $state<RateWait | undefined>();
   /** What reading the split's unread documents would cost, once asked (per split and load). */
   estimate = $state<{ split: SplitName; value: BatchEstimate | { error: string } } | undefined>();
   private opened = -1;
@@ -74,9 +77,12 @@ class AuditState {
         fromSource && settings.ok
           ? await (
               await auditWorkerWithSource(await sourceDocs.worker())
-            ).overview(split, progress, {
-              ...settings.value,
-            })
+            ).overview(
+              split,
+              progress,
+              { ...settings.value },
+              Comlink.proxy((wait: RateWait | undefined) => (this.sourceWait = wait)),
+            )
           : await auditWorker().overview(split, progress);
       if (version === this.opened) {
         this.overview = { ...this.overview, [split]: o };
@@ -89,6 +95,7 @@ class AuditState {
     } finally {
       this.running = false;
       this.readingSource = false;
+      this.sourceWait = undefined;
     }
   }
 

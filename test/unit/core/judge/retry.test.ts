@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JudgeError } from '../../../../src/core/judge/errors.ts';
 import { createJudgeProvider } from '../../../../src/core/judge/providers.ts';
-import { parseRetryAfterMs } from '../../../../src/core/judge/retry-after.ts';
+import { parseRetryAfterMs } from '../../../../src/core/net/retry-after.ts';
 import {
   abortableSleep,
   retryDelayMs,

@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemorySourceCache } from '../../../../src/core/source-docs/cache.ts';
 import { SourceError } from '../../../../src/core/source-docs/http.ts';
 import { HfSourceDocs, type LookupProgress } from '../../../../src/core/source-docs/lookup.ts';
-import { createSourceDocsService } from '../../../../src/core/source-docs/service.ts';
+import { createSourceDocsService, readBatch } from '../../../../src/core/source-docs/service.ts';
 import { settingsFrom } from '../../../../src/core/source-docs/settings.ts';
 import { listenLocal } from '../../../support/local-server.ts';
 import { realTally, startRealScaleHub, type RealScaleHub } from '../../../support/real-scale-hub.ts';
 import { makeRealScaleShards, type RealScaleShards } from '../../../support/real-scale-shards.ts';
+import { virtualClock, type VirtualClock } from '../../../support/virtual-clock.ts';
 
 const fetchFn = (input: string, init?: RequestInit) => fetch(input, init);
 const WANTED = ['EFTA00138065', 'EFTA01656152', 'EFTA01656173', 'EFTA02731082', 'EFTA00013253'];
@@ -120,6 +121,46 @@ describe('a sorted source of 634 shards', () => {
     expect(again.texts.size).toBe(WANTED.length);
     expect(again.cost.requests).toBe(0);
     expect(hub.log.length).toBe(from);
+  });
+});
+
+describe('an audit-like batch on 634 sorted shards under a small rate window', () => {
+  // Forty ids spread over the whole id range, so the batch probes and reads across many shards.
+  const IDS = Array.from({ length: 40 }, (_, k) => `EFTA${String(1_000 + k * 11_000).padStart(8, '0')}`);
+  let shards: RealScaleShards;
+  let hub: RealScaleHub;
+  let clock: VirtualClock;
+  beforeAll(async () => {
+    shards = makeRealScaleShards({ order: 'sorted', rowsPerShard: 500, include: IDS });
+    clock = virtualClock();
+    // 30 requests a minute on each route, the file host counted too; every answer says what is left.
+    hub = await startRealScaleHub(shards, {
+      latencyMs: 0,
+      limits: { rateLimit: { requests: 30, windowMs: 60_000, files: true } },
+      now: clock.now,
+    });
+  }, 120_000);
+  afterAll(() => hub?.close());
+
+  it('reads every document, paced by the announced budget, with hardly a 429', async () => {
+    const docs = new HfSourceDocs({
+      settings: settingsFrom({ endpoint: hub.endpoint }),
+      fetch: fetchFn,
+      cache: new MemorySourceCache(),
+      clock,
+      redirects: 'manual',
+    });
+    const outcome = await readBatch(docs, IDS);
+    if (!outcome.ok) throw new Error(outcome.error);
+    expect(outcome.missing).toEqual([]);
+    expect([...outcome.failed]).toEqual([]);
+    for (const id of IDS) expect(outcome.texts.get(id)).toBe(shards.textOfId(id));
+    const requests = hub.log.length;
+    // Many windows' worth of requests (so the gate held them), few refused.
+    expect(requests).toBeGreaterThan(4 * 30);
+    expect(hub.limits.refused.count).toBeLessThanOrEqual(3);
+    expect(docs.rateStats.waits).toBeGreaterThan(0);
+    expect(realTally(hub.log).mediaBytes).toBe(0);
   });
 });
 
