@@ -6,6 +6,7 @@
  * needs (WORKER_SCRIPT).
  */
 import type { Plugin } from 'vite';
+import { requestUrl } from './static-files.ts';
 
 /** Remote sources the user may choose: a release URL, the judge, an embeddings endpoint, the Hugging Face hub. */
 const CONNECT = "connect-src 'self' https: http://localhost:* http://127.0.0.1:*";
@@ -82,7 +83,7 @@ export function securityHeadersPlugin(): Plugin {
     },
     configurePreviewServer(server) {
       server.middlewares.use((req, res, next) => {
-        const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+        const pathname = requestUrl(req)?.pathname ?? '/';
         for (const [name, value] of Object.entries(securityHeaders(pathname))) res.setHeader(name, value);
         next();
       });

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { cacheLifetime, siteHeaders } from './site-headers.ts';
-import { serveStatic, type ServedEntry } from './static-files.ts';
+import { requestUrl, serveStatic, type ServedEntry } from './static-files.ts';
 
 export interface SiteServerOptions {
   root: string;
@@ -39,7 +39,11 @@ export async function startSiteServer(options: SiteServerOptions): Promise<SiteS
       res.end();
       return;
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestUrl(req);
+    if (!url) {
+      res.writeHead(400).end('bad request target');
+      return;
+    }
     // The base without its slash is the site too, as static hosts answer it.
     if (`${url.pathname}/` === base) {
       res.writeHead(301, { Location: `${base}${url.search}` }).end();

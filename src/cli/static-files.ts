@@ -38,6 +38,20 @@ export interface StaticOptions {
   onServed?: (entry: ServedEntry) => void;
 }
 
+/**
+ * The URL a request names, or undefined when it names none. The target is joined to an origin
+ * rather than resolved against it: `//x` is a path here, where `new URL('//x', base)` takes it
+ * for a host (and `//` throws, which would end the server).
+ */
+export function requestUrl(req: IncomingMessage): URL | undefined {
+  try {
+    const target = req.url ?? '/';
+    return new URL(target.startsWith('/') ? `http://localhost${target}` : target);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ServedEntry {
   url: string;
   method: string;
@@ -90,7 +104,12 @@ export function serveStatic(
     'onServed' in optionsOrHeaders
       ? (optionsOrHeaders as StaticOptions)
       : { headers: optionsOrHeaders as Record<string, string> };
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = requestUrl(req);
+  if (!url) {
+    res.statusCode = 400;
+    res.end('bad request target');
+    return true;
+  }
   if (!url.pathname.startsWith(prefix)) return false;
   let rel: string;
   try {

@@ -130,6 +130,22 @@ describe('npm start', () => {
     expect((await get('/missing.js')).status).toBe(404);
   });
 
+  it('answers odd request targets and goes on serving (`//` once ended the server)', async () => {
+    const { port } = new URL(site.url);
+    const raw = (target: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: 'localhost', port, path: target }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await raw('//')).toBe(403);
+    expect(await raw('http://[bad')).toBe(400);
+    expect(await raw('/')).toBe(200);
+  });
+
   it('tells a listener what went over the wire (the delivery bench counts bytes with it)', async () => {
     served.splice(0);
     const br = await get('/assets/main-abc123.js', { 'Accept-Encoding': 'br' });
