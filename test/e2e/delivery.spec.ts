@@ -143,7 +143,7 @@ ${five.map((t, i) => `<epstein-bench-task id="e${i}" task-id="${t.task_id}" spli
   }
 });
 
-test('the tasks table of the sample costs less than 1.5 MB', async ({ browser }) => {
+test('the tasks table of the sample costs less than 1.5 MB and fetches no other page’s code', async ({ browser }) => {
   const site = await startMeasuredServer({ root: path.join(projectRoot, 'dist') });
   const context = await browser.newContext();
   try {
@@ -156,6 +156,14 @@ test('the tasks table of the sample costs less than 1.5 MB', async ({ browser })
     test.info().annotations.push({ type: 'bytes before the tasks table', description: String(bytes) });
     expect(bytes).toBeLessThan(1_500_000);
     expect(site.served.filter((s) => s.at <= visible && DUCKDB_WASM.test(s.url))).toEqual([]);
+    // Every other page is its own chunk, fetched when opened.
+    const pages = /\/assets\/(TaskView|DocView|LeaderboardView|RejectionsView|SystemsView|ScoreView|SearchView)-/;
+    expect(site.served.filter((s) => pages.test(s.url)).map((s) => s.url)).toEqual([]);
+    await page.getByTestId('task-row').first().getByRole('link').first().click();
+    await expect(page.getByTestId('task-detail')).toBeVisible();
+    expect(site.served.filter((s) => pages.test(s.url)).map((s) => /(\w+View)-/.exec(s.url)?.[1])).toContain(
+      'TaskView',
+    );
   } finally {
     await context.close();
     await site.close();

@@ -1,42 +1,100 @@
 import type { Component } from 'svelte';
 import TasksView from './TasksView.svelte';
-import TaskView from './TaskView.svelte';
-import DocView from './DocView.svelte';
-import RejectionsView from './RejectionsView.svelte';
-import EntitiesView from './EntitiesView.svelte';
-import LeaderboardView from './LeaderboardView.svelte';
-import CardView from './CardView.svelte';
-import SystemsView from './SystemsView.svelte';
-import ScoreView from './score/ScoreView.svelte';
-import SearchView from './search/SearchView.svelte';
-import AuditView from './audit/AuditView.svelte';
-import SpotCheckView from './audit/SpotCheckView.svelte';
-import QueryLazy from './query/QueryLazy.svelte';
-import DiffLazy from './diff/DiffLazy.svelte';
 
-/** Every page of the explorer; `?view=<id>` selects one (tasks when absent). */
+/** A page's code, fetched when the page is first opened. */
+export type ViewLoader = () => Promise<{ default: Component }>;
+
+/**
+ * Every page of the explorer; `?view=<id>` selects one (tasks when absent). The task list, the
+ * first view of most visits, is in the main script; every other page is its own chunk, so a
+ * visitor downloads the code of the pages they open and no other.
+ */
 export interface ViewEntry {
   id: string;
   label: string;
   inNav: boolean;
-  component: Component;
+  /** Shown while the page's code downloads: "Loading <what>…". */
+  what: string;
+  view: { component: Component } | { load: ViewLoader };
 }
 
+const lazy = (load: ViewLoader) => ({ load });
+
 export const VIEWS: readonly ViewEntry[] = [
-  { id: 'tasks', label: 'Tasks', inNav: true, component: TasksView },
-  { id: 'task', label: 'Task', inNav: false, component: TaskView },
-  { id: 'doc', label: 'Document', inNav: false, component: DocView },
-  { id: 'rejections', label: 'Rejections', inNav: true, component: RejectionsView },
-  { id: 'entities', label: 'Entities', inNav: true, component: EntitiesView },
-  { id: 'leaderboard', label: 'Leaderboard', inNav: true, component: LeaderboardView },
-  { id: 'systems', label: 'Systems', inNav: true, component: SystemsView },
-  { id: 'card', label: 'Dataset card', inNav: true, component: CardView },
-  { id: 'search', label: 'Retrieval', inNav: true, component: SearchView },
-  { id: 'score', label: 'Score', inNav: true, component: ScoreView },
-  { id: 'audit', label: 'Audit', inNav: true, component: AuditView },
-  { id: 'spotcheck', label: 'Spot-check', inNav: true, component: SpotCheckView },
-  { id: 'query', label: 'Query', inNav: true, component: QueryLazy },
-  { id: 'diff', label: 'Diff', inNav: true, component: DiffLazy },
+  { id: 'tasks', label: 'Tasks', inNav: true, what: 'the tasks', view: { component: TasksView } },
+  { id: 'task', label: 'Task', inNav: false, what: 'the task', view: lazy(() => import('./TaskView.svelte')) },
+  { id: 'doc', label: 'Document', inNav: false, what: 'the document', view: lazy(() => import('./DocView.svelte')) },
+  {
+    id: 'rejections',
+    label: 'Rejections',
+    inNav: true,
+    what: 'the rejections',
+    view: lazy(() => import('./RejectionsView.svelte')),
+  },
+  {
+    id: 'entities',
+    label: 'Entities',
+    inNav: true,
+    what: 'the entities',
+    view: lazy(() => import('./EntitiesView.svelte')),
+  },
+  {
+    id: 'leaderboard',
+    label: 'Leaderboard',
+    inNav: true,
+    what: 'the leaderboard',
+    view: lazy(() => import('./LeaderboardView.svelte')),
+  },
+  {
+    id: 'systems',
+    label: 'Systems',
+    inNav: true,
+    what: 'the systems',
+    view: lazy(() => import('./SystemsView.svelte')),
+  },
+  {
+    id: 'card',
+    label: 'Dataset card',
+    inNav: true,
+    what: 'the dataset card',
+    view: lazy(() => import('./CardView.svelte')),
+  },
+  {
+    id: 'search',
+    label: 'Retrieval',
+    inNav: true,
+    what: 'retrieval',
+    view: lazy(() => import('./search/SearchView.svelte')),
+  },
+  {
+    id: 'score',
+    label: 'Score',
+    inNav: true,
+    what: 'the scorer',
+    view: lazy(() => import('./score/ScoreView.svelte')),
+  },
+  { id: 'audit', label: 'Audit', inNav: true, what: 'the audit', view: lazy(() => import('./audit/AuditView.svelte')) },
+  {
+    id: 'spotcheck',
+    label: 'Spot-check',
+    inNav: true,
+    what: 'the spot-check',
+    view: lazy(() => import('./audit/SpotCheckView.svelte')),
+  },
+  {
+    id: 'query',
+    label: 'Query',
+    inNav: true,
+    what: 'the query console',
+    view: lazy(() => import('./query/QueryView.svelte')),
+  },
+  {
+    id: 'diff',
+    label: 'Diff',
+    inNav: true,
+    what: 'the release diff',
+    view: lazy(() => import('./diff/DiffView.svelte')),
+  },
 ];
 
 export function viewOf(id: string | undefined): ViewEntry {
