@@ -88,19 +88,29 @@ export async function startRealScaleHub(
   const busy = { ms: 0 };
   const log: RealHubRequest[] = [];
   const limits = hubLimits(options.limits ?? {}, options.now);
-  /** The limits' own answer (503, 401/403, 429), logged: then the request is over. */
-  const limited = (route: HubRoute, req: IncomingMessage, res: ServerResponse, path: string) => {
-    const status = limits.intercept(route, req.headers, res);
-    if (status === undefined) return false;
+  /** An answer that carries no shard bytes (a listing, a redirect, a refusal). */
+  const logWithoutData = (
+    origin: RealHubRequest['origin'],
+    path: string,
+    status: number,
+    req: IncomingMessage,
+    bytes = 0,
+  ) =>
     log.push({
-      origin: route === 'files' ? 'files' : 'hub',
+      origin,
       path,
       status,
-      bytes: 0,
+      bytes,
       footerBytes: 0,
       mediaBytes: 0,
       authorization: req.headers.authorization !== undefined,
     });
+
+  /** The limits' own answer (503, 401/403, 429), logged: then the request is over. */
+  const limited = (route: HubRoute, req: IncomingMessage, res: ServerResponse, path: string) => {
+    const status = limits.intercept(route, req.headers, res);
+    if (status === undefined) return false;
+    logWithoutData(route === 'files' ? 'files' : 'hub', path, status, req);
     return true;
   };
   const hubSlots = limiter(options.connections ?? 6);
@@ -150,21 +160,13 @@ export async function startRealScaleHub(
       if (!limits.signed(url.searchParams, 1)) {
         res.writeHead(403);
         res.end();
-        log.push({
-          origin: 'files',
-          path,
-          status: 403,
-          bytes: 0,
-          footerBytes: 0,
-          mediaBytes: 0,
-          authorization: req.headers.authorization !== undefined,
-        });
+        logWithoutData('files', path, 403, req);
         return;
       }
       if (!shards.paths.includes(path) || !range) {
         res.writeHead(range ? 404 : 416);
         res.end();
-        log.push({ origin: 'files', path, status: range ? 404 : 416, bytes: 0, footerBytes: 0, mediaBytes: 0 });
+        logWithoutData('files', path, range ? 404 : 416, req);
         return;
       }
       const v = shards.shard(path);
@@ -206,7 +208,7 @@ export async function startRealScaleHub(
         }
         res.writeHead(200, headers);
         res.end(body);
-        log.push({ origin: 'hub', path: url.pathname, status: 200, bytes: body.length, footerBytes: 0, mediaBytes: 0 });
+        logWithoutData('hub', url.pathname, 200, req, body.length);
         return;
       }
       if (url.pathname.startsWith(resolvePrefix)) {
@@ -216,21 +218,13 @@ export async function startRealScaleHub(
             location: `${files.origin}/xet/${oidOf(path)}/${encodeURIComponent(path)}?${limits.sign(1)}`,
           });
           res.end();
-          log.push({
-            origin: 'hub',
-            path,
-            status: 302,
-            bytes: 0,
-            footerBytes: 0,
-            mediaBytes: 0,
-            authorization: req.headers.authorization !== undefined,
-          });
+          logWithoutData('hub', path, 302, req);
           return;
         }
       }
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end('{"error":"not found"}');
-      log.push({ origin: 'hub', path: url.pathname, status: 404, bytes: 21, footerBytes: 0, mediaBytes: 0 });
+      logWithoutData('hub', url.pathname, 404, req, 21);
     }),
   );
   return {

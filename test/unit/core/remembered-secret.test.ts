@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RememberedSecret, type KeyValueStorage } from '../../../src/core/remembered-secret.ts';
-
-function memoryStorage(): KeyValueStorage & { items: Map<string, string> } {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: (k) => items.get(k) ?? null,
-    setItem: (k, v) => void items.set(k, v),
-    removeItem: (k) => void items.delete(k),
-  };
-}
+import { memoryStorage } from '../../support/memory-storage.ts';
 
 describe('RememberedSecret', () => {
   it('is stored under its item only while "remember" is ticked, and removed on untick and forget', () => {

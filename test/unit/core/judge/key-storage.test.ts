@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JudgeKeyStore, type KeyValueStorage } from '../../../../src/core/judge/key-storage.ts';
-
-function memoryStorage(): KeyValueStorage & { items: Map<string, string> } {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: (k) => items.get(k) ?? null,
-    setItem: (k, v) => void items.set(k, v),
-    removeItem: (k) => void items.delete(k),
-  };
-}
+import { JudgeKeyStore } from '../../../../src/core/judge/key-storage.ts';
+import { memoryStorage } from '../../../support/memory-storage.ts';
 
 describe('JudgeKeyStore', () => {
   it('stores the key only while "remember" is ticked, and keeps settings apart from it', () => {
