@@ -6,6 +6,7 @@ import { FsSourceCache, defaultSourceCacheDir } from '../adapters/node/source-ca
 import { MemorySourceCache, type SourceCache } from '../core/source-docs/cache.ts';
 import { inWords, waitingLine, type RateStats, type RateWait } from '../core/source-docs/rate-gate.ts';
 import { checkToken, SettingsError, settingsFrom, type HfSourceSettings } from '../core/source-docs/settings.ts';
+import { TOKEN_HINT_CLI } from '../core/source-docs/hub.ts';
 import { UsageError, type ParsedArgs } from './args.ts';
 
 export const SOURCE_VALUED_FLAGS = ['hf-endpoint', 'dataset', 'revision', 'hf-token-env', 'cache'] as const;
@@ -109,10 +110,11 @@ export function sourceOptions(parsed: ParsedArgs, env: NodeJS.ProcessEnv = proce
 export function hubConnection(
   options: Pick<SourceOptions, 'token'>,
   now: () => number = () => Date.now(),
-): { redirects: 'manual'; token?: string; onWait: (wait: RateWait | undefined) => void } {
+): { redirects: 'manual'; token?: string; tokenHint: string; onWait: (wait: RateWait | undefined) => void } {
   let shown = false;
   return {
     redirects: 'manual',
+    tokenHint: TOKEN_HINT_CLI,
     ...(options.token ? { token: options.token } : {}),
     onWait: (wait) => {
       if (!wait) {

@@ -340,6 +340,36 @@ test.describe('a release without corpus text', () => {
       expect(tally(hub.log).mediaBytes).toBe(0);
     });
   });
+
+  test('a rate limit too long to wait out: the audit says so, with the Hub’s words, and offers to try again', async ({
+    page,
+  }) => {
+    // One request an hour per route, unannounced: the next is answered 429 with a Retry-After past the
+    // 10-minute bound.
+    const sample = await readSampleDocs();
+    const shards = makeSourceShards(sample, { rowGroupSize: 8 });
+    const limited = await startMockHub({
+      files: shards.files,
+      mediaRanges: shards.mediaRanges,
+      limits: { rateLimit: { requests: 1, windowMs: 3_600_000, retryAfter: true, announce: false } },
+    });
+    try {
+      await page.goto(
+        `/?release=${encodeURIComponent(server.url)}&view=audit&hf_endpoint=${encodeURIComponent(limited.endpoint)}`,
+      );
+      await page.getByTestId('audit-read-source').click();
+      const failures = page.getByTestId('audit-source-failures');
+      // The Hub's words once: when to retry.
+      await expect(failures).toContainText(
+        /^317 could not be read from the source\.\s+The Hub's rate limit would have meant too long a wait.*\(the Hub's rate limit is reached \(1 try\); retry after \d\d:\d\d:\d\d \(in \d+ min\)\)\.$/,
+      );
+      await expect(failures).not.toContainText('could not be reached');
+      await expect(page.getByTestId('audit-source-retry')).toBeVisible();
+      expect(limited.limits.refused.count).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
 });
 
 test.describe('key-reading signals on the sample', () => {

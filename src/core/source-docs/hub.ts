@@ -110,6 +110,10 @@ export function hubBucket(s: HfSourceSettings): (url: string) => string {
   };
 }
 
+/** Where a token is given, as the messages say it: the page's panel, or the CLI's flag. */
+export const TOKEN_HINT_PAGE = 'in Source settings';
+export const TOKEN_HINT_CLI = 'with --hf-token-env VAR (or in $HF_TOKEN)';
+
 /**
  * A 401/403 of the Hub: a token is needed, or the one given is refused or has no access. The Hub
  * answers 401 for a dataset that does not exist too (X-Error-Code: RepoNotFound), so as not to say
@@ -120,16 +124,17 @@ export function accessDeniedMessage(
   status: 401 | 403,
   withToken: boolean,
   errorCode?: string,
+  tokenHint = TOKEN_HINT_PAGE,
 ): string {
   const host = hostOf(s.endpoint);
   if (errorCode === 'RepoNotFound')
     return withToken
       ? `${s.dataset} was not found on ${host} (HTTP ${status}), or the Hugging Face token has no access to it: check the dataset's name and the token`
-      : `${s.dataset} was not found on ${host} (HTTP ${status}): check the dataset's name; if it is private, give a Hugging Face token in Source settings (or --hf-token-env)`;
+      : `${s.dataset} was not found on ${host} (HTTP ${status}): check the dataset's name; if it is private, give a Hugging Face token ${tokenHint}`;
   if (!withToken)
-    return `${s.dataset} is gated or private on ${host} (HTTP ${status}): give a Hugging Face token in Source settings (or --hf-token-env)`;
+    return `${s.dataset} is gated or private on ${host} (HTTP ${status}): give a Hugging Face token ${tokenHint}`;
   return status === 401
-    ? `${host} refused the Hugging Face token (HTTP 401): check it, or give another in Source settings (or --hf-token-env)`
+    ? `${host} refused the Hugging Face token (HTTP 401): check it, or give another ${tokenHint}`
     : `the Hugging Face token has no access to ${s.dataset} on ${host} (HTTP 403): accept the dataset's conditions on its page, or use a token of an account that has access`;
 }
 
@@ -141,6 +146,8 @@ export interface HubSessionOptions {
   redirects?: TransferSession['redirects'];
   /** The session's waits on the Hub or its file host: one line of progress for a whole batch. */
   onWait?: (wait: RateWait | undefined) => void;
+  /** Where the user gives a token, for the 401/403 messages (TOKEN_HINT_PAGE unless said). */
+  tokenHint?: string;
 }
 
 /** What every transfer of one Hub session shares: its rate gate, its token, its limits. */
@@ -153,6 +160,7 @@ export function hubSession(o: HubSessionOptions): TransferSession {
     redirects: o.redirects ?? 'fetch',
     hubOrigin: new URL(o.settings.endpoint).origin,
     ...(o.token ? { token: o.token } : {}),
-    accessDenied: (status, withToken, errorCode) => accessDeniedMessage(o.settings, status, withToken, errorCode),
+    accessDenied: (status, withToken, errorCode) =>
+      accessDeniedMessage(o.settings, status, withToken, errorCode, o.tokenHint),
   };
 }

@@ -150,6 +150,8 @@ export interface HfSourceDocsOptions {
   redirects?: TransferSession['redirects'];
   /** Every wait of the session on the Hub or its file host, started and ended (the CLI's notice). */
   onWait?: (wait: RateWait | undefined) => void;
+  /** Where the user gives a token, for a 401/403's message (the page's Source settings unless said). */
+  tokenHint?: string;
 }
 
 /** A shard list of a moving revision is re-read after a day; locations after a week. */
@@ -202,6 +204,7 @@ export class HfSourceDocs {
       ...(options.token ? { token: options.token } : {}),
       ...(options.redirects ? { redirects: options.redirects } : {}),
       ...(options.onWait ? { onWait: options.onWait } : {}),
+      ...(options.tokenHint ? { tokenHint: options.tokenHint } : {}),
     });
     const loc = options.locator;
     if (loc && loc.dataset === options.settings.dataset && loc.revision === options.settings.revision)

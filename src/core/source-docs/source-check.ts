@@ -84,6 +84,8 @@ export interface SourceCheckOptions {
   redirects?: 'fetch' | 'manual';
   clock?: RateClock;
   onWait?: (wait: RateWait | undefined) => void;
+  /** Where the user gives a token, for a 401/403's message (the page's Source settings unless said). */
+  tokenHint?: string;
 }
 
 /** Reads the list and `sample` footers; a source that cannot be listed fails (SourceError), anything it holds is reported. */

@@ -211,7 +211,7 @@ describe("a gated dataset, and the Hub's limits", () => {
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(
       new RegExp(
-        `^cannot read ${doc().doc_id}: aurora2424/Epstein-Files is gated or private on 127\\.0\\.0\\.1:\\d+ \\(HTTP 401\\): give a Hugging Face token in Source settings \\(or --hf-token-env\\)\n$`,
+        `^cannot read ${doc().doc_id}: aurora2424/Epstein-Files is gated or private on 127\\.0\\.0\\.1:\\d+ \\(HTTP 401\\): give a Hugging Face token with --hf-token-env VAR \\(or in \\$HF_TOKEN\\)\n$`,
       ),
     );
     const wrong = await cli(gatedDoc('--hf-token-env', 'WRONG'), { WRONG: 'hf_notTheRightOne' });

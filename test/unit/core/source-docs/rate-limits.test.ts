@@ -275,7 +275,7 @@ describe('a gated dataset', () => {
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'auth', status: 401 });
     expect((error as Error).message).toBe(
-      "someone/typo was not found on hub.example (HTTP 401): check the dataset's name; if it is private, give a Hugging Face token in Source settings (or --hf-token-env)",
+      "someone/typo was not found on hub.example (HTTP 401): check the dataset's name; if it is private, give a Hugging Face token in Source settings",
     );
     expect(accessDeniedMessage(settings, 401, true, 'RepoNotFound')).toMatch(/or the Hugging Face token has no access/);
     expect(accessDeniedMessage(settings, 401, true)).toMatch(/refused the Hugging Face token \(HTTP 401\)/);
