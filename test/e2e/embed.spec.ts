@@ -97,6 +97,6 @@ test("a leaderboard embed downloads none of the task or document page's code, sa
   await expect(page.getByTestId('load-failed')).toContainText('Could not load this view');
   await expect(page.getByTestId('board-row')).toHaveCount(0);
   await page.unrouteAll();
-  await page.getByRole('button', { name: 'Try again' }).click();
+  await page.getByRole('button', { name: 'Reload the page' }).click();
   await expect(page.getByTestId('board-row').first()).toBeVisible();
 });

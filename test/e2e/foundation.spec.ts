@@ -37,6 +37,25 @@ test('the site opens on its embedded release and lists its tasks', async ({ page
   await expect(page.getByTestId('release-title')).not.toContainText('no release');
 });
 
+test('a page whose code fails to download offers a reload, and says a picked release must be picked again', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await pickFolder(page, path.join(projectRoot, 'static-data/sample'));
+  await expect(page.getByTestId('release-title')).toContainText('sample');
+  await page.route(/\/assets\/TaskView-[^/]*\.js$/, (route) => route.abort());
+  await page.getByTestId('task-row').first().getByRole('link').first().click();
+  const failed = page.getByTestId('load-failed');
+  await expect(failed).toContainText('Could not load the task');
+  await expect(failed).toContainText('The release you picked from your files will have to be picked again');
+  await page.unrouteAll();
+  await page.getByRole('button', { name: 'Reload the page' }).click();
+  // As said: the reloaded page asks for the folder again.
+  await expect(page.getByRole('alert')).toContainText('a browser cannot reopen those by itself');
+  await pickFolder(page, path.join(projectRoot, 'static-data/sample'));
+  await expect(page.getByTestId('task-detail')).toBeVisible();
+});
+
 test.describe('the real v1.0 files', () => {
   test.skip(!hasShared, SKIP_NO_SHARED);
   const manifest = hasShared
