@@ -1,9 +1,10 @@
 import * as Comlink from 'comlink';
 import type { AuditApi } from '../../../workers/audit.worker.ts';
 import type { SourceApi } from '../../../workers/source.worker.ts';
+import { Memo } from '../../core/memo.ts';
 
 let api: Comlink.Remote<AuditApi> | undefined;
-let connected: Promise<void> | undefined;
+const connected = new Memo<void>();
 
 /** The one place that starts the audit worker. */
 export function auditWorker(): Comlink.Remote<AuditApi> {
@@ -19,12 +20,10 @@ export function auditWorker(): Comlink.Remote<AuditApi> {
  */
 export async function auditWorkerWithSource(source: Comlink.Remote<SourceApi>): Promise<Comlink.Remote<AuditApi>> {
   const audit = auditWorker();
-  connected ??= (async () => {
+  await connected.get(async () => {
     const { port1, port2 } = new MessageChannel();
     await source.connect(Comlink.transfer(port1, [port1]));
     await audit.connectSource(Comlink.transfer(port2, [port2]));
-  })();
-  connected.catch(() => (connected = undefined));
-  await connected;
+  });
   return audit;
 }

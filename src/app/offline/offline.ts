@@ -7,6 +7,7 @@ import type { ReleaseSummary } from '../../core/explorer/service.ts';
 import type { SourceSpec } from '../../core/release/source-spec.ts';
 import type { OfflineReply, OfflineRequest, OfflineStatus } from '../../sw/protocol.ts';
 import { siteRoot } from '../data/site-root.ts';
+import { Memo } from '../../core/memo.ts';
 
 const supported = () => import.meta.env.PROD && 'serviceWorker' in navigator;
 
@@ -14,14 +15,12 @@ export function offlineSupported(): boolean {
   return supported();
 }
 
-let registering: Promise<ServiceWorkerRegistration> | undefined;
+const registering = new Memo<ServiceWorkerRegistration>();
 
 function register(): Promise<ServiceWorkerRegistration> {
-  registering ??= navigator.serviceWorker
-    .register(new URL('sw.js', siteRoot()).href)
-    .then(() => navigator.serviceWorker.ready);
-  registering.catch(() => (registering = undefined));
-  return registering;
+  return registering.get(() =>
+    navigator.serviceWorker.register(new URL('sw.js', siteRoot()).href).then(() => navigator.serviceWorker.ready),
+  );
 }
 
 async function ask(request: OfflineRequest): Promise<OfflineStatus> {
@@ -74,5 +73,5 @@ export async function clearOffline(): Promise<void> {
   if (!supported()) return;
   await ask({ type: 'clear' });
   for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
-  registering = undefined;
+  registering.set(undefined);
 }

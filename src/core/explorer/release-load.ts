@@ -28,6 +28,7 @@ import { TaskStore, type StoreFilter } from './task-store.ts';
 import type { TaskDetail, TaskFilter } from './task-vocabulary.ts';
 import type { TextSearch } from './text-search.ts';
 import { SystemsIndex } from './systems.ts';
+import { Memo } from '../memo.ts';
 
 /** What the page needs of a load first; the rest is read after the first view, in the background. */
 export interface LoadNeeds {
@@ -101,7 +102,7 @@ interface Engine {
 
 export class ReleaseLoad {
   private readonly started = now();
-  private planned?: Promise<ReleasePlan>;
+  private readonly planned = new Memo<ReleasePlan>();
   private first?: LoadedRelease;
   private tables?: TaskTables;
   private store?: TaskStore;
@@ -111,22 +112,22 @@ export class ReleaseLoad {
   /** Source quality of every task, once the corpus rows are read (the task list waits for it). */
   private qualities?: Promise<void>;
   private chunksParquet?: AsyncBuffer;
-  private chunkDocIds?: Promise<string[]>;
-  private chunkFooter?: Promise<FileMetaData>;
+  private readonly chunkDocIds = new Memo<string[]>();
+  private readonly chunkFooter = new Memo<FileMetaData>();
   /** Every file is read and DuckDB is filled. */
   private complete = false;
   /** The rows-only load's parquet files checked against their pins (after its view is on screen). */
   private rowsChecked?: Promise<void>;
-  private pool?: Promise<PoolEntry[] | undefined>;
-  private poolInStore?: Promise<void>;
+  private readonly pool = new Memo<PoolEntry[] | undefined>();
+  private readonly poolInStore = new Memo<void>();
   summary?: ReleaseSummary;
   /** The summary once every file is read and checked, before DuckDB is filled. */
   private checked?: ReleaseSummary;
   /** Every file read and checked (the first step of the engine, before DuckDB). */
-  private whole?: Promise<LoadedRelease>;
+  private readonly whole = new Memo<LoadedRelease>();
   private engine?: Promise<Engine>;
   private systems?: SystemsIndex;
-  private locator?: Promise<SourceLocator | undefined>;
+  private readonly locator = new Memo<SourceLocator | undefined>();
   private taskSearch?: Promise<TextSearch>;
   private candidateSearch?: Promise<TextSearch>;
   private readonly hits = new Map<string, Promise<ReadonlySet<string>>>();
@@ -144,11 +145,7 @@ export class ReleaseLoad {
 
   /** The release's plan, made once per load (release.json or the manifest read and parsed once). */
   private plan(): Promise<ReleasePlan> {
-    if (!this.planned) {
-      this.planned = planRelease(this.source);
-      this.planned.catch(() => (this.planned = undefined));
-    }
-    return this.planned;
+    return this.planned.get(() => planRelease(this.source));
   }
 
   /** The first files: task rows in memory, and the corpus rows when docs.parquet has them. */
@@ -274,18 +271,16 @@ export class ReleaseLoad {
 
   /** Every file of the release, read and checked once (the engine, the systems and the locator share it). */
   private wholeOf(): Promise<LoadedRelease> {
-    if (!this.whole) {
-      this.whole = this.plan().then((plan) =>
+    return this.whole.get(() =>
+      this.plan().then((plan) =>
         loadRelease(this.source, {
           plan,
           deferParquet: true,
           parquetCheck: 'on-demand',
           onProgress: (p) => this.events.progress?.(p),
         }),
-      );
-      this.whole.catch(() => (this.whole = undefined));
-    }
-    return this.whole;
+      ),
+    );
   }
 
   private async fill(): Promise<Engine> {
@@ -311,8 +306,8 @@ export class ReleaseLoad {
     store.setPool(release.pool);
     this.tables = tables;
     this.store = store;
-    this.pool = Promise.resolve(release.pool);
-    this.poolInStore = Promise.resolve();
+    this.pool.set(Promise.resolve(release.pool));
+    this.poolInStore.set(Promise.resolve());
     this.checked = summarise(release, store.countsBySplitType(), now() - this.started, true);
     // Arrow and the table code load with DuckDB, not with the first view.
     const { createTables, fillSourceQuality } = await import('./tables.ts');
@@ -385,9 +380,7 @@ export class ReleaseLoad {
       store = this.store!;
     }
     if (store.needsPoolFor(text)) {
-      this.poolInStore ??= this.poolOf().then((pool) => store.setPool(pool));
-      this.poolInStore.catch(() => (this.poolInStore = undefined));
-      await this.poolInStore;
+      await this.poolInStore.get(() => this.poolOf().then((pool) => store.setPool(pool)));
     }
     return store;
   }
@@ -463,11 +456,11 @@ export class ReleaseLoad {
 
   private poolOf(): Promise<PoolEntry[] | undefined> {
     if (this.needs.rowsOnly) return Promise.resolve(undefined);
-    this.pool ??= this.plan().then((plan) =>
-      loadRelease(this.source, { plan, deferParquet: true, select: (f) => f.kind === 'pool' }).then((r) => r.pool),
+    return this.pool.get(() =>
+      this.plan().then((plan) =>
+        loadRelease(this.source, { plan, deferParquet: true, select: (f) => f.kind === 'pool' }).then((r) => r.pool),
+      ),
     );
-    this.pool.catch(() => (this.pool = undefined));
-    return this.pool;
   }
 
   /** Everything the Document page shows but the text; a rows-only load gives the row alone. */
@@ -487,14 +480,12 @@ export class ReleaseLoad {
     }
     const file = this.chunksParquet;
     if (!file) return undefined;
-    this.chunkFooter ??= readParquetFooter(file, 'chunks.parquet');
-    this.chunkFooter.catch(() => (this.chunkFooter = undefined));
-    const metadata = await this.chunkFooter;
-    this.chunkDocIds ??= readParquetRows({ file, metadata, columns: ['doc_id'] }, 'chunks.parquet').then((rows) =>
-      (rows as Array<{ doc_id: string }>).map((r) => r.doc_id),
+    const metadata = await this.chunkFooter.get(() => readParquetFooter(file, 'chunks.parquet'));
+    const ids = await this.chunkDocIds.get(() =>
+      readParquetRows({ file, metadata, columns: ['doc_id'] }, 'chunks.parquet').then((rows) =>
+        (rows as Array<{ doc_id: string }>).map((r) => r.doc_id),
+      ),
     );
-    this.chunkDocIds.catch(() => (this.chunkDocIds = undefined));
-    const ids = await this.chunkDocIds;
     const first = ids.indexOf(docId);
     if (first < 0) return [];
     let last = first;
@@ -507,12 +498,13 @@ export class ReleaseLoad {
 
   /** The release's locator of its documents in the Hugging Face source, when it ships one (read on first use). */
   async sourceLocator(): Promise<SourceLocator | undefined> {
-    if (this.whole) return (await this.whole).sourceLocator;
-    this.locator ??= this.plan().then((plan) =>
-      loadRelease(this.source, { plan, select: (f) => f.kind === 'source_locator' }).then((r) => r.sourceLocator),
+    const whole = this.whole.current;
+    if (whole) return (await whole).sourceLocator;
+    return this.locator.get(() =>
+      this.plan().then((plan) =>
+        loadRelease(this.source, { plan, select: (f) => f.kind === 'source_locator' }).then((r) => r.sourceLocator),
+      ),
     );
-    this.locator.catch(() => (this.locator = undefined));
-    return this.locator;
   }
 
   /** The submissions side by side: every file is needed (predictions), a rows-only load has none. */

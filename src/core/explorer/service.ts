@@ -18,6 +18,7 @@ import type { ReleaseSummary } from './release-summary.ts';
 import type { SqlDatabase } from './sql.ts';
 import type { TaskDetail, TaskFilter, TaskOrder } from './task-vocabulary.ts';
 import type { RejectionFilter } from './rejection-queries.ts';
+import { Memo } from '../memo.ts';
 
 export type { LoadEvents, LoadNeeds } from './release-load.ts';
 export type { ReleaseSummary } from './release-summary.ts';
@@ -39,12 +40,8 @@ export function createExplorerData(
   baseHref: string,
   options: ExplorerDataOptions = {},
 ) {
-  let database: Promise<SqlDatabase> | undefined;
-  const db = () => {
-    database ??= startDb();
-    database.catch(() => (database = undefined));
-    return database;
-  };
+  const database = new Memo<SqlDatabase>();
+  const db = () => database.get(startDb);
   const timeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   const fetchFn = options.fetchFn ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   let loads = 0;

@@ -10,6 +10,7 @@
  */
 import type { AsyncBuffer } from 'hyparquet';
 import { bodyArrayBuffer } from './body-bytes.ts';
+import { Memo } from '../memo.ts';
 
 export interface RangeFile extends AsyncBuffer {
   /** Set once the server showed that it ignores ranges, for the release's file report. */
@@ -77,19 +78,16 @@ export async function openRangeFile(url: string, get: Get): Promise<RangeFile | 
  * first read goes alone (the others wait for its answer), so that such a server sends the file once.
  */
 function ranged(url: string, get: Get, length: number): RangeFile {
-  let whole: Promise<ArrayBuffer> | undefined;
+  const whole = new Memo<ArrayBuffer>();
   let first: Promise<unknown> | undefined;
   const read = async (start: number, stop: number): Promise<ArrayBuffer> => {
-    if (whole) return (await whole).slice(start, stop);
+    const kept = whole.current;
+    if (kept) return (await kept).slice(start, stop);
     const r = await get(url, { headers: { Range: `bytes=${start}-${stop - 1}` } });
     if (r.status === 200) {
-      if (whole) await r.body?.cancel();
-      else {
-        whole = wholeBody(url, r, length);
-        whole.catch(() => (whole = undefined));
-        file.note = rangesIgnoredNote(url, length);
-      }
-      return (await whole).slice(start, stop);
+      if (whole.current) await r.body?.cancel();
+      else file.note = rangesIgnoredNote(url, length);
+      return (await whole.get(() => wholeBody(url, r, length))).slice(start, stop);
     }
     if (r.status !== 206) throw new Error(`${url}: range ${start}-${stop} failed: HTTP ${r.status}`);
     const named = contentRange(r);

@@ -7,12 +7,13 @@
 import { type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import { readParquetRows } from '../parquet/read-rows.ts';
 import { readParquetFooter } from '../parquet/checked-metadata.ts';
+import { Memo } from '../memo.ts';
 
 const CACHED_GROUPS = 32;
 export const SNIPPET_CHARS = 320;
 
 export class ChunkTexts {
-  private metadata: Promise<FileMetaData> | undefined;
+  private readonly metadata = new Memo<FileMetaData>();
   private readonly groups = new Map<number, Promise<Array<{ chunk_id: string; text: string }>>>();
 
   constructor(
@@ -21,9 +22,7 @@ export class ChunkTexts {
   ) {}
 
   private meta(): Promise<FileMetaData> {
-    this.metadata ??= readParquetFooter(this.file, this.name);
-    this.metadata.catch(() => (this.metadata = undefined));
-    return this.metadata;
+    return this.metadata.get(() => readParquetFooter(this.file, this.name));
   }
 
   private async group(g: number, meta: FileMetaData): Promise<Array<{ chunk_id: string; text: string }>> {

@@ -26,6 +26,7 @@ import { evaluateRankings } from './evaluate.ts';
 import { predictionsText, runTag, trecRunText } from './exports.ts';
 import { encoderInput, parseModelManifest, type ModelManifest } from './model-manifest.ts';
 import { readWithProgress } from './read-progress.ts';
+import { Memo } from '../memo.ts';
 import type {
   EvalProgress,
   EvalReport,
@@ -117,12 +118,12 @@ const CACHED_VECTORS = 128;
 const EMBED_BATCH = 32;
 
 export class SearchSession {
-  private bm25?: Promise<Bm25Index>;
-  private dense?: Promise<DenseIndex>;
+  private readonly bm25 = new Memo<Bm25Index>();
+  private readonly dense = new Memo<DenseIndex>();
   private postingsSettled?: Promise<void>;
-  private manifest?: Promise<ModelManifest>;
-  private embedder?: Promise<QueryEmbedder>;
-  private contentsRead?: Promise<ReleaseContents>;
+  private readonly manifest = new Memo<ModelManifest>();
+  private readonly embedder = new Memo<QueryEmbedder>();
+  private readonly contentsRead = new Memo<ReleaseContents>();
   private chunkRow?: Map<string, number>;
   private readonly vectors = new Map<string, Float32Array>();
 
@@ -148,9 +149,7 @@ export class SearchSession {
 
   /** The tasks and the chunks, read once (a failed read is tried again by the next caller). */
   private contents(): Promise<ReleaseContents> {
-    this.contentsRead ??= this.readRest();
-    this.contentsRead.catch(() => (this.contentsRead = undefined));
-    return this.contentsRead;
+    return this.contentsRead.get(() => this.readRest());
   }
 
   info(): ReleaseIndexInfo {
@@ -207,13 +206,13 @@ export class SearchSession {
       );
     }
     const lazyPostings = this.options.lazyPostings === true;
-    this.bm25 ??= this.readIndex('bm25', file, onProgress).then((bytes) => {
-      const index = loadBm25(bytes, { lazyPostings });
-      this.postingsSettled = lazyPostings ? decodeInBackground(index) : Promise.resolve();
-      return index;
-    });
-    this.bm25.catch(() => (this.bm25 = undefined));
-    return this.bm25;
+    return this.bm25.get(() =>
+      this.readIndex('bm25', file, onProgress).then((bytes) => {
+        const index = loadBm25(bytes, { lazyPostings });
+        this.postingsSettled = lazyPostings ? decodeInBackground(index) : Promise.resolve();
+        return index;
+      }),
+    );
   }
 
   /** Resolves once the BM25 index is loaded and all its postings are decoded (see lazyPostings). */
@@ -225,15 +224,15 @@ export class SearchSession {
   loadModelManifest(onProgress?: (p: IndexProgress) => void): Promise<ModelManifest> {
     const file = this.descriptor.indexes?.model;
     if (!file) return Promise.reject(new Error('this release names no embedding model (release.json "indexes.model")'));
-    this.manifest ??= this.readIndex('model', file, onProgress).then((bytes) => parseModelManifest(bytes, file));
-    this.manifest.catch(() => (this.manifest = undefined));
-    return this.manifest;
+    return this.manifest.get(() =>
+      this.readIndex('model', file, onProgress).then((bytes) => parseModelManifest(bytes, file)),
+    );
   }
 
   loadDense(onProgress?: (p: IndexProgress) => void): Promise<DenseIndex> {
     const file = this.descriptor.indexes?.dense;
     if (!file) return Promise.reject(new Error('this release has no dense vectors (release.json "indexes.dense")'));
-    this.dense ??= (async () => {
+    return this.dense.get(async () => {
       const [bm25, bytes, manifest] = await Promise.all([
         this.loadBm25(onProgress),
         this.readIndex('dense', file, onProgress),
@@ -246,25 +245,21 @@ export class SearchSession {
         );
       }
       return dense;
-    })();
-    this.dense.catch(() => (this.dense = undefined));
-    return this.dense;
+    });
   }
 
   /** Replaces the query encoder (a hub model, an embeddings endpoint); undefined goes back to the release's own. */
   setEmbedder(embedder: QueryEmbedder | undefined): void {
-    this.embedder = embedder ? Promise.resolve(embedder) : undefined;
+    this.embedder.set(embedder ? Promise.resolve(embedder) : undefined);
     this.vectors.clear();
   }
 
   private queryEmbedder(): Promise<QueryEmbedder> {
-    this.embedder ??= (async () => {
+    return this.embedder.get(async () => {
       const manifest = await this.loadModelManifest();
       if (!this.options.embedderFor) throw new Error('no query encoder is available here');
       return this.options.embedderFor(manifest, this.source, this.root);
-    })();
-    this.embedder.catch(() => (this.embedder = undefined));
-    return this.embedder;
+    });
   }
 
   async embedderLabel(): Promise<string> {

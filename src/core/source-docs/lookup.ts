@@ -43,6 +43,7 @@ import {
   type ReadBytes,
   type ShardSummary,
 } from './shard-parquet.ts';
+import { Memo } from '../memo.ts';
 
 export interface SourceDocRow {
   doc_id: string;
@@ -176,7 +177,7 @@ export class HfSourceDocs {
   private readonly now: () => number;
   private readonly keepRowGroupIds: boolean;
   private readonly datasetKey: string;
-  private listing?: Promise<ShardEntry[]>;
+  private readonly listing = new Memo<ShardEntry[]>();
   /** doc_id ranges learned from footers, and whether they are in shard order. */
   private readonly ranges = new ShardRanges();
   private readonly metadata = new Map<string, Promise<FileMetaData>>();
@@ -809,7 +810,7 @@ export class HfSourceDocs {
   }
 
   private shards(transfer: Transfer): Promise<ShardEntry[]> {
-    this.listing ??= (async () => {
+    return this.listing.get(async () => {
       const key = cacheKeys.listing(settingsKey(this.settings));
       const cached = await this.cache.getListing(key).catch(() => undefined);
       if (
@@ -820,9 +821,7 @@ export class HfSourceDocs {
       const shards = await listShards(this.settings, transfer, this.limits);
       await this.cache.putListing(key, { shards, fetchedAt: this.now() }).catch(() => undefined);
       return shards;
-    })();
-    this.listing.catch(() => (this.listing = undefined));
-    return this.listing;
+    });
   }
 
   private reader(shard: ShardEntry, transfer: Transfer): ReadBytes {
