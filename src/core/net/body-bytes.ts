@@ -72,13 +72,17 @@ export async function bodyBytes(response: Response, options: BodyReadOptions): P
   let received = 0;
   for (;;) {
     let step: ReadResult;
+    // Which limit this wait ends at is decided now: a timer may fire a little before the clock
+    // shows the deadline, and the total limit must not then be reported as a silence.
+    const leftMs = deadline - Date.now();
+    const byDeadline = leftMs <= (options.idleMs ?? Infinity);
     try {
-      step = await readWithin(reader, Math.min(options.idleMs ?? Infinity, deadline - Date.now()));
+      step = await readWithin(reader, Math.min(options.idleMs ?? Infinity, leftMs));
     } catch (error) {
       throw (options.readError ?? ((e: unknown) => defaultReadError(what, e)))(error);
     }
     if (step === 'late') {
-      if (Date.now() >= deadline) return stop(new FetchTimedOut(what, seconds(options.totalMs!), 'total'));
+      if (byDeadline) return stop(new FetchTimedOut(what, seconds(options.totalMs!), 'total'));
       return stop(options.idle?.() ?? new FetchTimedOut(what, seconds(options.idleMs!), 'body'));
     }
     if (step.done) return joined(parts, received);
