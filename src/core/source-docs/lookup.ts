@@ -26,7 +26,7 @@ import {
   type TransferSession,
   type TransferStats,
 } from './http.ts';
-import { SYSTEM_CLOCK, type RateClock, type RateStats, type RateWait } from './rate-gate.ts';
+import { SYSTEM_CLOCK, waitingProgress, type RateClock, type RateStats, type RateWait } from './rate-gate.ts';
 import { ShardRanges, type ShardRange } from './shard-ranges.ts';
 import { planRowGroupReads } from './batch-plan.ts';
 import { hubSession, listShards, resolveUrl, type ShardEntry } from './hub.ts';
@@ -969,32 +969,6 @@ function adjacentSmallColumns(metadata: FileMetaData, rowGroup: number): string[
     out.push(next);
     end = chunkRange(metadata, rowGroup, next)!.end;
   }
-}
-
-/**
- * Progress that also speaks when a wait on the server starts or ends (nothing else moves then):
- * the last progress again, with or without `waiting`.
- */
-function waitingProgress<P extends { waiting?: RateWait }>(
-  onProgress?: (p: P) => void,
-): { report: (p: P) => void; onWait: (w: RateWait | undefined) => void } {
-  let last: P | undefined;
-  let waiting: RateWait | undefined;
-  const emit = () => {
-    if (!last || !onProgress) return;
-    const { waiting: _, ...rest } = last;
-    onProgress((waiting ? { ...rest, waiting } : rest) as P);
-  };
-  return {
-    report: (p) => {
-      last = p;
-      emit();
-    },
-    onWait: (w) => {
-      waiting = w;
-      emit();
-    },
-  };
 }
 
 /** A file-host answer that a fresh signed URL may cure: a 4xx other than a bad range. */

@@ -243,3 +243,31 @@ export class RateGate {
     }
   }
 }
+
+/**
+ * Progress that also speaks when a wait on the server starts or ends (nothing else moves then):
+ * the last progress again, with or without `waiting`. `first` is what a wait before any progress
+ * repeats; it is not reported by itself.
+ */
+export function waitingProgress<P extends { waiting?: RateWait }>(
+  onProgress?: (p: P) => void,
+  first?: P,
+): { report: (p: P) => void; onWait: (w: RateWait | undefined) => void } {
+  let last: P | undefined = first;
+  let waiting: RateWait | undefined;
+  const emit = () => {
+    if (!last || !onProgress) return;
+    const { waiting: _, ...rest } = last;
+    onProgress((waiting ? { ...rest, waiting } : rest) as P);
+  };
+  return {
+    report: (p) => {
+      last = p;
+      emit();
+    },
+    onWait: (w) => {
+      waiting = w;
+      emit();
+    },
+  };
+}

@@ -6,7 +6,7 @@ import { errorMessage } from '../error-message.ts';
 import { MemorySourceCache, type SourceCache } from './cache.ts';
 import { SourceError, type FetchFn, type SourceErrorKind } from './http.ts';
 import type { SourceLocator } from './locator.ts';
-import { SYSTEM_CLOCK, type RateClock, type RateWait } from './rate-gate.ts';
+import { SYSTEM_CLOCK, waitingProgress, type RateClock, type RateWait } from './rate-gate.ts';
 import type { SourceCheckReport } from './source-check.ts';
 import {
   HfSourceDocs,
@@ -188,9 +188,9 @@ export function createSourceDocsService(openCache: () => Promise<SourceCache>, f
     ): Promise<SourceCheckOutcome> {
       const stop = new AbortController();
       checking.add(stop);
-      let message = 'listing the dataset’s parquet files';
-      let waiting: RateWait | undefined;
-      const report = () => onProgress?.(waiting ? { message, waiting } : { message });
+      const progress = waitingProgress<SourceCheckProgress>(onProgress, {
+        message: 'listing the dataset’s parquet files',
+      });
       try {
         const settings = settingsFrom(values);
         const { checkSource, sourceCheckLines } = await import('./source-check.ts');
@@ -199,14 +199,8 @@ export function createSourceDocsService(openCache: () => Promise<SourceCache>, f
           sample,
           ...stoppable(fetchFn, SYSTEM_CLOCK, stop.signal),
           ...(token ? { token } : {}),
-          onProgress: (m) => {
-            message = m;
-            report();
-          },
-          onWait: (w) => {
-            waiting = w;
-            report();
-          },
+          onProgress: (message) => progress.report({ message }),
+          onWait: progress.onWait,
         });
         // A stop while the first page was decoded ends up among the report's problems: it is a stop.
         if (stop.signal.aborted) return failure(stop.signal.reason);
