@@ -259,7 +259,7 @@ async function realScale(
     }
     if (batch && gold.length) {
       const kept = new MemorySourceCache();
-      const { result, wrong, t, wall, mockMs } = await timedBatch(
+      const { result, wrong, t, wall, mockMs, counts } = await timedBatch(
         new HfSourceDocs({ settings, fetch: fetchFn, cache: kept }),
         gold,
         shards,
@@ -267,13 +267,7 @@ async function realScale(
       );
       const client = wall - mockMs;
       out.v10_audit_batch = {
-        ids: gold.length,
-        read: result.texts.size,
-        wrong,
-        missing: result.missing.length,
-        failed: result.failed.size,
-        fetches: result.cost.requests,
-        http: t.requests,
+        ...counts,
         bytes: t.bytes,
         media_bytes: t.mediaBytes,
         wall_ms: Math.round(wall),
@@ -304,7 +298,18 @@ async function timedBatch(docs: HfSourceDocs, ids: string[], shards: RealScaleSh
   const wall = performance.now() - t0;
   let wrong = 0;
   for (const [id, text] of result.texts) if (text !== shards.textOfId(id)) wrong++;
-  return { result, wrong, t: realTally(hub.log.slice(from)), wall, mockMs: hub.busy.ms - busy0 };
+  const t = realTally(hub.log.slice(from));
+  /** The figures every batch line prints. */
+  const counts = {
+    ids: ids.length,
+    read: result.texts.size,
+    wrong,
+    missing: result.missing.length,
+    failed: result.failed.size,
+    fetches: result.cost.requests,
+    http: t.requests,
+  };
+  return { result, wrong, t, wall, mockMs: hub.busy.ms - busy0, counts };
 }
 
 /** The seconds after a flag (`--rate-window-s 300`), else the default. */
@@ -353,18 +358,12 @@ async function rateLimitedAudit(): Promise<Record<string, unknown>> {
         waiting = w !== undefined;
       },
     });
-    const { result, wrong, t, wall, mockMs } = await timedBatch(docs, gold, shards, hub);
+    const { result, wrong, t, wall, mockMs, counts } = await timedBatch(docs, gold, shards, hub);
     const byStatus = (status: number) => hub.log.filter((e) => e.status === status).length;
     const rate = docs.rateStats;
     const line = {
-      ids: gold.length,
+      ...counts,
       window: `${REQUESTS} requests / ${windowS} s per route, file host counted`,
-      read: result.texts.size,
-      wrong,
-      missing: result.missing.length,
-      failed: result.failed.size,
-      fetches: result.cost.requests,
-      http: t.requests,
       http_429: byStatus(429),
       mock_refused: hub.limits.refused.count,
       limited_seen: rate.limited,
