@@ -75,20 +75,42 @@ test('the embed page shows a document and the leaderboard as real files (no SPA 
   await expect(page.getByTestId('doc-text')).toBeVisible();
 });
 
-test("a leaderboard embed downloads none of the task or document page's code, says so when its own fails, and tries again", async ({
-  page,
-}) => {
+/** The paths of the scripts a page downloads whose code carries `data-testid="<testId>"` (a view's template does). */
+function scriptsCarrying(page: Page): (testId: string) => string[] {
   const scripts: Array<{ url: string; body: string }> = [];
   page.on('response', async (response) => {
     if (response.request().resourceType() !== 'script') return;
     scripts.push({ url: response.url(), body: await response.text().catch(() => '') });
   });
+  return (testId) =>
+    scripts.filter((s) => s.body.includes(`data-testid="${testId}"`)).map((s) => new URL(s.url).pathname);
+}
+
+test("an embedded task downloads none of the rankings' or the systems' code, which the task page shows", async ({
+  page,
+}) => {
+  const task = tasks.find((t) => t.type === 'single_hop')!;
+  const carrying = scriptsCarrying(page);
+  await page.goto(`${SITE}embed/?task=${task.task_id}`);
+  await expect(page.getByTestId('gold-doc').first()).toBeVisible();
+  await expect(page.getByTestId('embed')).toHaveAttribute('data-pin-check', 'done');
+  expect(carrying('task-detail')).not.toEqual([]);
+  expect([...carrying('task-rankings'), ...carrying('task-systems')]).toEqual([]);
+
+  await page.goto(`${SITE}?view=task&task=${task.task_id}`);
+  await expect(page.getByTestId('task-rankings')).toBeVisible();
+  await expect(page.getByTestId('task-systems')).toBeVisible();
+  expect(carrying('task-rankings')).not.toEqual([]);
+});
+
+test("a leaderboard embed downloads none of the task or document page's code, says so when its own fails, and tries again", async ({
+  page,
+}) => {
+  const carrying = scriptsCarrying(page);
   await page.goto(`${SITE}embed/?view=leaderboard`);
   await expect(page.getByTestId('board-row').first()).toBeVisible();
   await expect(page.getByTestId('embed')).toHaveAttribute('data-pin-check', 'done');
   // Each view's template carries its own test ids; these two belong to the task and document pages.
-  const carrying = (testId: string) =>
-    scripts.filter((s) => s.body.includes(`data-testid="${testId}"`)).map((s) => new URL(s.url).pathname);
   expect(carrying('board-row')).not.toEqual([]);
   expect([...carrying('task-detail'), ...carrying('doc-view')]).toEqual([]);
 
