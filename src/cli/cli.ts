@@ -18,6 +18,7 @@ const COMMANDS: Record<string, string> = {
   recompute: "recompute a committed scores.json's judge-free numbers from its predictions",
   paired: 'is A really better than B? paired bootstrap difference, interval, p, per type (Holm over pairs)',
   'release-diff': 'what changed between two releases; the shared tasks to score on',
+  map: "write a split's map: every task placed by its question, with labelled regions (JSON lines)",
   'task-ids': "write a release's task-id index (for static-data/releases.json)",
   'source-doc': 'print one document of the Hugging Face source by doc_id (range reads)',
   'source-check': 'check that the product can read a Hugging Face source: schema, codecs, order, costs',

@@ -53,6 +53,11 @@ export function sampleViews(): ViewCase[] {
   return [
     { name: 'tasks', search: '', ready: (p) => p.getByTestId('task-row').first() },
     {
+      name: 'map',
+      search: `?view=map&sel=${task.task_id.slice(0, 8)}`,
+      ready: (p) => p.getByTestId('map-composition'),
+    },
+    {
       name: 'task',
       search: `?view=task&task=${task.task_id}&split=full`,
       ready: (p) => p.getByTestId('gold-doc').first(),

@@ -32,7 +32,22 @@ export function taskFilterFromUrl(): TaskFilter {
   if (split) filter.split = [split];
   const text = url.get('q');
   if (text) filter.text = text;
+  const selected = mapSelectionFromUrl();
+  if (selected) filter.idPrefixes = selected;
   return filter;
+}
+
+/** A map selection in the URL: `sel=` the 8-character id prefixes of its tasks, joined by dots. */
+export const SELECTION_PARAM = 'sel';
+export const SELECTION_PREFIX = 8;
+
+export function mapSelectionFromUrl(): string[] | undefined {
+  const sel = url.get(SELECTION_PARAM);
+  return sel ? sel.split('.').filter(Boolean) : undefined;
+}
+
+export function selectionParam(taskIds: readonly string[]): string | undefined {
+  return taskIds.length ? [...new Set(taskIds.map((id) => id.slice(0, SELECTION_PREFIX)))].join('.') : undefined;
 }
 
 export function taskOrderFromUrl(): TaskOrder {

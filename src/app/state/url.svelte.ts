@@ -27,6 +27,11 @@ class UrlState {
 
   /** Sets or clears parameters; `replace` for typing-as-you-go changes that should not stack history. */
   update(changes: Record<string, string | string[] | undefined>, replace = false): void {
+    this.go(this.with(changes), replace);
+  }
+
+  /** This query string with some parameters set or cleared (no `?`): for links that keep the rest. */
+  with(changes: Record<string, string | string[] | undefined>): string {
     // A fresh copy is built and then assigned whole, which is what triggers reactivity.
     // eslint-disable-next-line svelte/prefer-svelte-reactivity
     const next = new URLSearchParams(this.params);
@@ -35,7 +40,7 @@ class UrlState {
       if (v === undefined || v === '') continue;
       for (const value of Array.isArray(v) ? v : [v]) next.append(k, value);
     }
-    this.go(next.toString(), replace);
+    return next.toString();
   }
 
   /** Goes to a whole query string (`a=1&b=2`, no `?`). */

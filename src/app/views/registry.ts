@@ -22,6 +22,7 @@ const lazy = (load: ViewLoader) => ({ load });
 
 export const VIEWS: readonly ViewEntry[] = [
   { id: 'tasks', label: 'Tasks', inNav: true, what: 'the tasks', view: { component: TasksView } },
+  { id: 'map', label: 'Map', inNav: true, what: 'the map', view: lazy(() => import('./map/MapView.svelte')) },
   { id: 'task', label: 'Task', inNav: false, what: 'the task', view: lazy(() => import('./TaskView.svelte')) },
   { id: 'doc', label: 'Document', inNav: false, what: 'the document', view: lazy(() => import('./DocView.svelte')) },
   {

@@ -15,13 +15,14 @@ const BROWSER_BENCHES: ReadonlyArray<[string, string[]]> = [
     'delivery (Chromium: first views, embeds, task page, beside the figures recorded at the last landed build)',
     ['test/bench/delivery.bench.ts'],
   ],
+  ['map (Node: UMAP against PCA; Chromium: the v1.0 Map page cold and cached)', ['test/bench/map.bench.ts']],
 ];
 
 const SOURCE_BENCH = 'test/bench/source-docs.bench.ts';
 
 const USAGE = `usage: npm run cli -- bench all|retrieval|source [--scale full|small] [--out dir]
 
-all: the retrieval bench below, then the browser benches (search, explorer, scoring, delivery) in
+all: the retrieval bench below, then the browser benches (search, explorer, scoring, delivery, map) in
 Chromium, on a build of the site (made first when the sources changed), then the source-documents
 bench.
 source: only the source-documents bench: requests and bytes per document lookup over a local

@@ -173,6 +173,11 @@ export class TaskStore {
       const ids = new Set(filter.ids);
       tests.push((r) => ids.has(r.task_id));
     }
+    if (filter.idPrefixes) {
+      const prefixes = new Set(filter.idPrefixes);
+      const lengths = [...new Set(filter.idPrefixes.map((p) => p.length))];
+      tests.push((r) => lengths.some((n) => prefixes.has(r.task_id.slice(0, n))));
+    }
     return (r) => tests.every((t) => t(r));
   }
 

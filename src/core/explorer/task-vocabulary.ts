@@ -18,6 +18,8 @@ export interface TaskFilter {
   text?: string;
   /** Restrict to these ids. */
   ids?: string[];
+  /** Restrict to the tasks whose id starts with one of these (a map selection: 8 characters each). */
+  idPrefixes?: string[];
 }
 
 export const TASK_FACETS = [

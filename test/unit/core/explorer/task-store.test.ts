@@ -378,6 +378,12 @@ describe('the task list on hand-built releases (exact answers)', () => {
     expect(ids({ ids: [] })).toEqual([]);
   });
 
+  it('restricts to the ids a map selection names by their prefix', () => {
+    expect(ids({ idPrefixes: ['nu', 'pc'] })).toEqual(['dev:pct', 'full:pct', 'full:num']);
+    expect(ids({ idPrefixes: ['pct'], split: ['full'] })).toEqual(['full:pct']);
+    expect(ids({ idPrefixes: ['zz'] })).toEqual([]);
+  });
+
   it('prefers the full split for a task id in both, unless a split is named', async () => {
     expect((await store.taskDetail('pct', undefined, undefined, undefined))?.question).toBe('Who paid 50% of the fee?');
     expect((await store.taskDetail('pct', 'dev', undefined, undefined))?.question).toBe('Dev copy of 50% question?');
