@@ -1,11 +1,18 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import { cachedMap, keepMap } from '../src/adapters/browser/map-cache.ts';
-import { computeMap, MAP_METHOD, MAP_SEED, type BenchmarkMap, type MapInput } from '../src/core/map/layout.ts';
+import {
+  computeMap,
+  MAP_METHOD,
+  MAP_SEED,
+  type BenchmarkMap,
+  type MapInput,
+  type MapLayer,
+} from '../src/core/map/layout.ts';
 
 /** The map's layout off the main thread (UMAP takes seconds at v1.0 size), cached per content. */
-async function contentKey(inputs: readonly MapInput[]): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify([MAP_METHOD, MAP_SEED, inputs]));
+async function contentKey(inputs: readonly MapInput[], layer: MapLayer): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify([MAP_METHOD, MAP_SEED, layer, inputs]));
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
@@ -14,12 +21,13 @@ const api = {
   /** The map of these points; `fromCache` says whether it was computed before (this visit or an earlier one). */
   async layout(
     inputs: MapInput[],
+    layer: MapLayer,
     onProgress?: (done: number) => void,
   ): Promise<{ map: BenchmarkMap; fromCache: boolean }> {
-    const key = await contentKey(inputs);
+    const key = await contentKey(inputs, layer);
     const kept = await cachedMap(key);
     if (kept) return { map: kept, fromCache: true };
-    const map = computeMap(inputs, { onProgress: (d) => void onProgress?.(d) });
+    const map = computeMap(inputs, { layer, onProgress: (d) => void onProgress?.(d) });
     await keepMap(key, map);
     return { map, fromCache: false };
   },

@@ -30,7 +30,7 @@ test('the map of the sample: every task a point, its regions listed, a facet dim
   const regions = page.getByTestId('map-region');
   expect(await regions.count()).toBeGreaterThanOrEqual(2);
   // The regions' counts add up to every task.
-  const counts = (await regions.allInnerTexts()).map((t) => Number(/(\d+) tasks?$/.exec(t)![1]));
+  const counts = (await regions.allInnerTexts()).map((t) => Number(/(\d+)$/.exec(t)![1]));
   expect(counts.reduce((a, b) => a + b, 0)).toBe(tasks.length);
   await expect(canvas(page)).toHaveAttribute('data-dimmed', '0');
 
@@ -87,7 +87,7 @@ test('a selection on the map filters the Tasks table, survives reload and a copi
 test('a region is selected from the keyboard and the selection is announced', async ({ page }) => {
   await page.goto('/?view=map');
   const first = page.getByTestId('map-region').first();
-  const count = Number(/(\d+) tasks?$/.exec(await first.innerText())![1]);
+  const count = Number(/(\d+)$/.exec(await first.innerText())![1]);
   await first.focus();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('map-selection-summary')).toHaveAttribute('aria-live', 'polite');
@@ -114,4 +114,25 @@ test.describe('the map of v1.0', () => {
       await server.close();
     }
   });
+});
+
+test('the candidates layer coloured by gauntlet stage counts what the Rejections page counts', async ({ page }) => {
+  await page.goto('/?view=rejections');
+  const rejectedAt: Record<string, number> = {};
+  for (const stage of ['standalone', 'answerability', 'necessity', 'adjudication', 'error', 'pooling']) {
+    const cell = page.getByTestId(`funnel-rejected-${stage}`);
+    await expect(cell).toBeVisible();
+    rejectedAt[stage] = Number((await cell.innerText()).replace(/,/g, ''));
+  }
+  await page.goto('/?view=map&layer=candidates');
+  const candidates = readFileSync(path.join(projectRoot, 'static-data/sample/build/candidates.jsonl'), 'utf8')
+    .trim()
+    .split('\n').length;
+  await expect(canvas(page)).toHaveAttribute('data-points', String(candidates));
+  const legend = page.getByTestId('map-legend-item');
+  const onMap: Record<string, number> = {};
+  for (const item of await legend.all())
+    onMap[(await item.getAttribute('data-key'))!] = Number(await item.getAttribute('data-count'));
+  for (const [stage, n] of Object.entries(rejectedAt)) expect(onMap[stage] ?? 0, stage).toBe(n);
+  expect(onMap.shipped).toBe(candidates - Object.values(rejectedAt).reduce((a, b) => a + b, 0));
 });

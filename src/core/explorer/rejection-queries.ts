@@ -69,6 +69,23 @@ const ALL_REJECTIONS = `(
   FROM pool_dropped p LEFT JOIN candidates c USING (task_id)
 )`;
 
+export interface CandidatePoint {
+  task_id: string;
+  type: string;
+  question: string;
+  /** Where the gauntlet stopped it ('pooling': dropped at pooling), or 'shipped'. */
+  stage: string;
+}
+
+/** Every candidate the generator drafted with where it ended, in the log's order (the map's candidates layer). */
+export async function candidatePoints(sql: Sql): Promise<CandidatePoint[]> {
+  return sql.all<CandidatePoint>(
+    `SELECT c.task_id, c.type, coalesce(c.question, '') AS question, coalesce(a.stage, 'shipped') AS stage
+     FROM candidates c LEFT JOIN (SELECT task_id, min(stage) AS stage FROM ${ALL_REJECTIONS} GROUP BY task_id) a
+     USING (task_id) ORDER BY c.rowid`,
+  );
+}
+
 /** Over ALL_REJECTIONS aliased `a` (the list joins candidates, which has a type and a task_id too). */
 function rejectionWhere(filter: RejectionFilter, except?: RejectionFacet, ids?: readonly string[]) {
   const clauses: string[] = [];

@@ -19,7 +19,7 @@ import type { CachingSource } from '../release/caching-source.ts';
 import { docDetail, type DocDetail } from './doc-queries.ts';
 import { memoryDocs, ParquetDocs, type DocsIndex } from './docs-index.ts';
 import { entityList, entityTasks } from './entity-queries.ts';
-import { candidateDetail, funnel, rejections, type RejectionFilter } from './rejection-queries.ts';
+import { candidateDetail, candidatePoints, funnel, rejections, type RejectionFilter } from './rejection-queries.ts';
 import { summarise, type ReleaseSummary } from './release-summary.ts';
 import type { SqlDatabase, SqlSession } from './sql.ts';
 import { releaseStats } from './stats.ts';
@@ -521,6 +521,10 @@ export class ReleaseLoad {
 
   async funnel() {
     return this.withSql((sql) => funnel(sql));
+  }
+
+  async candidatePoints() {
+    return this.withSql((sql) => candidatePoints(sql));
   }
 
   async rejections(filter: RejectionFilter & { text?: string }, offset: number, limit: number) {

@@ -190,6 +190,10 @@ export function createExplorerData(
       return current().funnel();
     },
 
+    async candidatePoints() {
+      return current().candidatePoints();
+    },
+
     async rejections(filter: RejectionFilter & { text?: string }, offset: number, limit: number) {
       return current().rejections(filter, offset, limit);
     },

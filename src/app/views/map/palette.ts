@@ -28,3 +28,15 @@ export const REGION_COLOURS = [
 ] as const;
 
 export const regionColour = (region: number): string => REGION_COLOURS[region % REGION_COLOURS.length]!;
+
+/** Where the gauntlet stopped a candidate, or 'shipped': Okabe and Ito's palette again. */
+export const STAGE_COLOURS: Record<string, string> = {
+  shipped: '#009E73',
+  standalone: '#E69F00',
+  answerability: '#56B4E9',
+  necessity: '#D55E00',
+  adjudication: '#0072B2',
+  error: '#999999',
+  pooling: '#CC79A7',
+};
+export const STAGE_ORDER = Object.keys(STAGE_COLOURS);

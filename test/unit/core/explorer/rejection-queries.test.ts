@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   candidateDetail,
+  candidatePoints,
   funnel,
   FUNNEL_STAGES,
   REJECTION_FACETS,
@@ -101,6 +102,16 @@ describe('rejection queries on the sample release', () => {
     // The logs are complete, so what survives is what shipped (the dev split is drawn from full).
     const shipped = new Set([...files.full, ...files.dev].map((t) => t.task_id));
     expect(rows.reduce((n, r) => n + r.shipped, 0)).toBe(shipped.size);
+  });
+
+  it("gives every candidate, in the log's order, with the stage that stopped it or 'shipped'", async () => {
+    const points = await candidatePoints(sql);
+    expect(points.map((p) => p.task_id)).toEqual(files.candidates.map((c) => c.task_id));
+    const stageOf = new Map(rows.map((r) => [r.task_id, r.stage]));
+    expect(points.map((p) => p.stage)).toEqual(files.candidates.map((c) => stageOf.get(c.task_id) ?? 'shipped'));
+    expect(points.find((p) => p.stage === 'shipped')?.question).toBe(
+      files.candidates.find((c) => !stageOf.has(c.task_id))?.question,
+    );
   });
 
   it('lists rejections and pool drops in stage order with their questions and facet counts', async () => {
