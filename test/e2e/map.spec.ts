@@ -1,17 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { hasShared, projectRoot, SKIP_NO_SHARED, startStaticServer, v10Dir } from './support.ts';
+import { hasShared, SKIP_NO_SHARED, startStaticServer, v10Dir } from './support.ts';
+import { jsonl, type SampleTask } from './ux-support.ts';
 
-interface TaskLine {
-  task_id: string;
-  type: string;
-  question: string;
-}
-const tasks = readFileSync(path.join(projectRoot, 'static-data/sample/full/tasks.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as TaskLine);
+const tasks = jsonl<SampleTask>('full/tasks.jsonl');
 
 const canvas = (page: Page) => page.getByTestId('map-canvas');
 
@@ -125,9 +116,7 @@ test('the candidates layer coloured by gauntlet stage counts what the Rejections
     rejectedAt[stage] = Number((await cell.innerText()).replace(/,/g, ''));
   }
   await page.goto('/?view=map&layer=candidates');
-  const candidates = readFileSync(path.join(projectRoot, 'static-data/sample/build/candidates.jsonl'), 'utf8')
-    .trim()
-    .split('\n').length;
+  const candidates = jsonl<{ task_id: string }>('build/candidates.jsonl').length;
   await expect(canvas(page)).toHaveAttribute('data-points', String(candidates));
   const legend = page.getByTestId('map-legend-item');
   const onMap: Record<string, number> = {};

@@ -10,8 +10,9 @@ import { FolderSource } from '../../adapters/node/folder-source.ts';
 import { errorMessage } from '../../core/error-message.ts';
 import { computeMap } from '../../core/map/layout.ts';
 import { mapFileText } from '../../core/map/map-file.ts';
-import { loadRelease, ReleaseRefused } from '../../core/release/load.ts';
+import { loadRelease } from '../../core/release/load.ts';
 import { SPLITS, type SplitName } from '../../core/release/types.ts';
+import { exitIfRefused } from '../refused.ts';
 import { parseArgs, refuseUnknownSwitches, UsageError } from '../args.ts';
 
 const USAGE = `usage: npm run cli -- map <release-folder> [--split full|dev] [--out FILE]
@@ -64,10 +65,6 @@ export async function run(args: string[]): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (error instanceof ReleaseRefused) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    return exitIfRefused(error);
   }
 }

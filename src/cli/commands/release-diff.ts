@@ -12,8 +12,8 @@ import { errorMessage } from '../../core/error-message.ts';
 import { diffReleases, type ReleaseDiff, type SplitDiff } from '../../core/release-diff/diff.ts';
 import { filterPredictions, sharedTasks } from '../../core/release-diff/shared-tasks.ts';
 import { diffSide } from '../../core/release-diff/side.ts';
-import { ReleaseRefused } from '../../core/release/load.ts';
 import { SPLITS, type SplitName } from '../../core/release/types.ts';
+import { exitIfRefused } from '../refused.ts';
 import { parseArgs, refuseUnknownSwitches, UsageError } from '../args.ts';
 
 async function writeOut(file: string, text: string): Promise<void> {
@@ -187,10 +187,6 @@ export async function run(args: string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    if (error instanceof ReleaseRefused) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    return exitIfRefused(error);
   }
 }

@@ -7,8 +7,9 @@ import { errorMessage } from '../../core/error-message.ts';
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { FolderSource } from '../../adapters/node/folder-source.ts';
-import { loadRelease, ReleaseRefused } from '../../core/release/load.ts';
+import { loadRelease } from '../../core/release/load.ts';
 import { taskIdIndex } from '../../core/release/task-index.ts';
+import { exitIfRefused } from '../refused.ts';
 import { parseArgs, UsageError, refuseUnknownSwitches } from '../args.ts';
 
 const USAGE = `usage: npm run cli -- task-ids <release-folder> [--out FILE]
@@ -52,10 +53,6 @@ export async function run(args: string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    if (error instanceof ReleaseRefused) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    return exitIfRefused(error);
   }
 }
