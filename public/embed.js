@@ -1,6 +1,7 @@
 /*
  * Epstein Bench embeds: <epstein-bench-task task-id="…" [split="full"] [release="…"]></epstein-bench-task>
- * and <epstein-bench-embed view="leaderboard" | doc-id="…" [release="…"]>, each with an optional
+ * and <epstein-bench-embed view="leaderboard" | view="map" [map="published-map.jsonl"] | doc-id="…"
+ * [release="…"]>, each with an optional
  * theme="light" | "dark" | "auto" (default: the host page's colour scheme). Each builds an iframe on
  * the explorer's /embed/ page and resizes it when the page posts its height
  * ({type: 'epstein-bench:height', height}).
@@ -34,7 +35,7 @@
 
   class EpsteinBenchEmbed extends HTMLElement {
     static get observedAttributes() {
-      return ['task-id', 'split', 'doc-id', 'view', 'release', 'theme'];
+      return ['task-id', 'split', 'doc-id', 'view', 'map', 'release', 'theme'];
     }
     connectedCallback() {
       this.render();
@@ -49,6 +50,9 @@
       const p = new URLSearchParams();
       const view = this.getAttribute('view');
       if (view) p.set('view', view);
+      // A published map file (the CLI's `map --out`), relative to the page that embeds it.
+      const map = this.getAttribute('map');
+      if (map) p.set('map', new URL(map, location.href).href);
       const doc = this.getAttribute('doc-id');
       if (doc) p.set('doc', doc);
       const release = this.getAttribute('release');

@@ -32,6 +32,10 @@ const api = {
     const v = await service.queryVector(query);
     return Comlink.transfer(v, [v.buffer]);
   },
+  async embedTexts(texts: string[], onProgress?: (done: number) => void) {
+    const embedded = await service.embedTexts(texts, onProgress);
+    return Comlink.transfer(embedded, [embedded.vectors.buffer]);
+  },
   rank: (method: SearchMethod, query: string, k: number, vector?: Float32Array) =>
     service.rank(method, query, k, vector),
   evaluate: (method: SearchMethod, split: SplitName, k: number, onProgress?: (p: EvalProgress) => void) =>

@@ -1,12 +1,15 @@
 /**
  * Map bench: the layout of the tasks' questions in Node (UMAP, and PCA as the alternative it is
  * weighed against: time and neighbours kept), then in Chromium the Map page of the v1.0 files
- * served from localhost, cold (nothing cached) and again (layout from IndexedDB). Needs a build
+ * served from localhost, cold (nothing cached) and again (layout from IndexedDB); and the map's
+ * drawing and lasso code at the scale of the v1.0-scale chunks (159,564 points, a bench page
+ * served by a Vite dev server: test/bench/map-bench.html). Needs a build
  * (`npx vite build`) and ../shared for v1.0; run with `npx tsx test/bench/map.bench.ts [--runs N]`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { createServer } from 'vite';
 import { computeMap } from '../../src/core/map/layout.ts';
 import { neighbourShare } from '../../src/core/map/quality.ts';
 import { nearestNeighbours, termVectors, type SparseRow } from '../../src/core/map/term-vectors.ts';
@@ -87,6 +90,47 @@ function nodeFigures(name: string, texts: string[], kMap: number, kVectors: numb
   console.log(`  TF-IDF + PCA:  ${Math.round(pcaMs)} ms, kept ${keptPca.share.toFixed(3)} = ${times(keptPca.share)}`);
 }
 
+/** The v1.0-scale chunk count of the retrieval bench: what the map must draw to show every chunk. */
+const CHUNK_POINTS = 159_564;
+
+async function drawingFigures(): Promise<void> {
+  const vite = await createServer({
+    root: projectRoot,
+    configFile: path.join(projectRoot, 'vite.config.ts'),
+    server: { port: 0, strictPort: false, watch: null },
+    logLevel: 'error',
+  });
+  await vite.listen();
+  const { port } = vite.httpServer!.address() as { port: number };
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  try {
+    for (const ratio of [1, 2]) {
+      const page = await browser.newPage({ deviceScaleFactor: ratio, viewport: { width: 800, height: 800 } });
+      await page.goto(`http://localhost:${port}/test/bench/map-bench.html`);
+      await page.waitForFunction(() => 'mapBench' in window);
+      const f = await page.evaluate(([n, r]) => window.mapBench.panAndZoom(n, r, 180), [CHUNK_POINTS, ratio] as const);
+      console.log(
+        `  pan and zoom, ${f.points.toLocaleString('en')} points, device pixel ratio ${f.ratio}: ${f.fps.toFixed(1)} frames/s over ${f.frames} frames (goal ≥ 50), draw ${f.drawP50.toFixed(1)} ms p50, ${f.drawP95.toFixed(1)} ms p95`,
+      );
+      if (ratio === 1) {
+        const l = await page.evaluate(([n, times]) => window.mapBench.lasso(n, 10_000, times), [
+          CHUNK_POINTS,
+          runs + 2,
+        ] as const);
+        console.log(
+          `  lasso around ${l.selected.toLocaleString('en')} of ${l.points.toLocaleString('en')} points, hit test + selection + redraw: ${median(l.ms).toFixed(1)} ms median of ${l.ms.length} (goal < 200 ms)`,
+        );
+      }
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    await vite.close();
+  }
+}
+
+console.log("Chromium, the Map page's drawing (Canvas 2D; a pixel buffer above 20,000 points):");
+await drawingFigures();
 nodeFigures('sample', questions(path.join(projectRoot, 'static-data/sample/full/questions.jsonl')), 10, 10);
 if (!existsSync(v10Dir)) {
   console.log(`v1.0: SKIPPED (${v10Dir} absent)`);

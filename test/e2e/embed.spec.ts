@@ -122,3 +122,53 @@ test("a leaderboard embed downloads none of the task or document page's code, sa
   await page.getByRole('button', { name: 'Reload the page' }).click();
   await expect(page.getByTestId('board-row').first()).toBeVisible();
 });
+
+test('a page on another origin embeds the map, laid out from the map file it publishes', async ({ page }) => {
+  // A published map of twenty of the tasks, in one region: the embed must draw it, not its own layout.
+  const placed = tasks.slice(0, 20);
+  const lines = [
+    ...placed.map((t, i) =>
+      JSON.stringify({ id: t.task_id, layer: 'task', x: (i % 5) / 4, y: Math.floor(i / 5) / 3, region: 0 }),
+    ),
+    JSON.stringify({ region: 0, label: 'published region', count: placed.length }),
+  ];
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-embed-map-'));
+  writeFileSync(path.join(dir, 'bench-map.jsonl'), `${lines.join('\n')}\n`);
+  writeFileSync(
+    path.join(dir, 'page.html'),
+    `<!doctype html><html><body><h1>Our benchmark</h1>
+<script src="${SITE}embed.js"></script>
+<div id="computed"><epstein-bench-embed view="map" theme="light"></epstein-bench-embed></div>
+<div id="published"><epstein-bench-embed view="map" map="bench-map.jsonl" theme="dark"></epstein-bench-embed></div>
+</body></html>`,
+  );
+  const host = await startStaticServer(dir);
+  try {
+    await page.goto(`${host.url}page.html`);
+    const computed = page.frameLocator('#computed iframe');
+    await expect(computed.getByTestId('map-canvas')).toHaveAttribute('data-points', String(tasks.length));
+    await expect(computed.getByTestId('map-layer')).toHaveCount(0);
+    await expect(computed.locator('header nav')).toHaveCount(0);
+    const published = page.frameLocator('#published iframe');
+    await page.locator('#published iframe').scrollIntoViewIfNeeded();
+    await expect(published.getByTestId('map-canvas')).toHaveAttribute('data-points', '20');
+    await expect(published.getByTestId('map-status')).toContainText(
+      `layout from bench-map.jsonl, which leaves out ${tasks.length - 20} tasks of the split`,
+    );
+    await expect(published.getByTestId('map-region')).toHaveText(/published region\s*20/);
+  } finally {
+    await host.close();
+  }
+});
+
+test('a map file that is not one says which line and what it expected', async ({ page }) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ebx-bad-map-'));
+  writeFileSync(path.join(dir, 'bad.jsonl'), `{"id":"${tasks[0]!.task_id}","layer":"task","x":2,"y":0,"region":0}\n`);
+  const host = await startStaticServer(dir);
+  try {
+    await page.goto(`${SITE}embed/index.html?view=map&map=${encodeURIComponent(`${host.url}bad.jsonl`)}`);
+    await expect(page.getByRole('alert')).toContainText('bad.jsonl, line 1: "x" and "y" must be numbers in [0, 1]');
+  } finally {
+    await host.close();
+  }
+});

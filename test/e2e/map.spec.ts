@@ -6,12 +6,13 @@ const tasks = jsonl<SampleTask>('full/tasks.jsonl');
 
 const canvas = (page: Page) => page.getByTestId('map-canvas');
 
-/** Drags a rectangle over the middle of the map (a share of its side from each edge). */
-async function dragOver(page: Page, from: number, to: number): Promise<void> {
+/** Draws a lasso on the map through the given points (shares of its side from the top left), closing it. */
+async function drawLasso(page: Page, around: ReadonlyArray<readonly [number, number]>): Promise<void> {
   const box = (await canvas(page).boundingBox())!;
-  await page.mouse.move(box.x + box.width * from, box.y + box.height * from);
+  const to = ([x, y]: readonly [number, number]) => [box.x + box.width * x, box.y + box.height * y] as const;
+  await page.mouse.move(...to(around[0]!));
   await page.mouse.down();
-  await page.mouse.move(box.x + box.width * to, box.y + box.height * to, { steps: 6 });
+  for (const p of [...around.slice(1), around[0]!]) await page.mouse.move(...to(p), { steps: 4 });
   await page.mouse.up();
 }
 
@@ -37,7 +38,14 @@ test('a selection on the map filters the Tasks table, survives reload and a copi
 }) => {
   await page.goto('/?view=map');
   await expect(canvas(page)).toHaveAttribute('data-points', String(tasks.length));
-  await dragOver(page, 0.15, 0.85);
+  // A lasso with a dent: the left two thirds of the map and a notch out of its middle.
+  await drawLasso(page, [
+    [0.05, 0.05],
+    [0.7, 0.05],
+    [0.4, 0.5],
+    [0.7, 0.95],
+    [0.05, 0.95],
+  ]);
   await expect(page).toHaveURL(/[?&]sel=/);
   const summary = page.getByTestId('map-selection-summary');
   const selected = Number(/(\d+) tasks? selected/.exec(await summary.innerText())![1]);
@@ -49,6 +57,10 @@ test('a selection on the map filters the Tasks table, survives reload and a copi
   );
   expect(perType.reduce((a, b) => a + b, 0)).toBe(selected);
 
+  // The Systems page lists the same selection.
+  await page.getByTestId('map-open-systems').click();
+  await expect(page.getByTestId('systems-total')).toHaveText(`${selected} of ${tasks.length} tasks`);
+  await page.goBack();
   await page.getByTestId('map-open-tasks').click();
   await expect(page.getByTestId('task-total')).toHaveText(`${selected} tasks`);
   await expect(page.getByTestId('map-selection')).toContainText(`${selected} tasks selected on the map`);
@@ -124,4 +136,101 @@ test('the candidates layer coloured by gauntlet stage counts what the Rejections
     onMap[(await item.getAttribute('data-key'))!] = Number(await item.getAttribute('data-count'));
   for (const [stage, n] of Object.entries(rejectedAt)) expect(onMap[stage] ?? 0, stage).toBe(n);
   expect(onMap.shipped).toBe(candidates - Object.values(rejectedAt).reduce((a, b) => a + b, 0));
+});
+
+test('the wheel, the keys and the buttons zoom; Whole map returns', async ({ page }) => {
+  await page.goto('/?view=map');
+  await expect(canvas(page)).toHaveAttribute('data-points', String(tasks.length));
+  const zoom = page.getByTestId('map-zoom');
+  await expect(zoom).toHaveAttribute('data-zoom', '1.000');
+  const box = (await canvas(page).boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3);
+  await page.mouse.wheel(0, -400);
+  await expect.poll(async () => Number(await zoom.getAttribute('data-zoom'))).toBeGreaterThan(1.5);
+  await page.getByTestId('map-zoom-reset').click();
+  await expect(zoom).toHaveAttribute('data-zoom', '1.000');
+  await canvas(page).focus();
+  await page.keyboard.press('+');
+  await expect(zoom).toHaveAttribute('data-zoom', '1.500');
+  await page.keyboard.press('0');
+  await expect(zoom).toHaveAttribute('data-zoom', '1.000');
+});
+
+test.describe('on a touch screen', () => {
+  test.use({ hasTouch: true, viewport: { width: 390, height: 844 } });
+
+  test('two fingers pinch the map to zoom', async ({ page }) => {
+    await page.goto('/?view=map');
+    await expect(canvas(page)).toHaveAttribute('data-points', String(tasks.length));
+    // Touches land where the viewport shows the canvas.
+    await canvas(page).scrollIntoViewIfNeeded();
+    const box = (await canvas(page).boundingBox())!;
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    const cdp = await page.context().newCDPSession(page);
+    const fingers = (spread: number) => [
+      { x: cx - spread, y: cy, id: 0 },
+      { x: cx + spread, y: cy, id: 1 },
+    ];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(20) });
+    for (const spread of [30, 45, 60, 80])
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(spread) });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    // The fingers moved four times as far apart: the map is zoomed about four times.
+    await expect
+      .poll(async () => Number(await page.getByTestId('map-zoom').getAttribute('data-zoom')))
+      .toBeGreaterThan(3);
+    // A pinch selects nothing and opens nothing.
+    await expect(page).not.toHaveURL(/[?&]sel=/);
+    await expect(canvas(page)).toBeVisible();
+  });
+});
+
+test('coloured by a system, every task falls in one outcome; by agreement, in one count of systems', async ({
+  page,
+}) => {
+  await page.goto('/?view=map&colour=system:bm25-top-doc-sample');
+  await expect(canvas(page)).toHaveAttribute('data-points', String(tasks.length));
+  await expect(page.getByTestId('map-outcome-note')).not.toContainText('Reading');
+  const legend = page.getByTestId('map-legend-item');
+  await expect(legend.first()).toBeVisible();
+  const counts = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        (await legend.all()).map(async (l) => [
+          await l.getAttribute('data-key'),
+          Number(await l.getAttribute('data-count')),
+        ]),
+      ),
+    ) as Record<string, number>;
+  const outcomes = await counts();
+  expect(Object.values(outcomes).reduce((a, b) => a + b, 0)).toBe(tasks.length);
+  const judged = ['correct and cited', 'correct, citations not credited', 'wrong', 'no answer'];
+  const byCitations = ['cited gold', 'cited outside the gold only', 'cited no gold', 'no gold to cite', 'no answer'];
+  const note = await page.getByTestId('map-outcome-note').innerText();
+  const expected = note.includes('judge’s cached verdicts') ? judged : byCitations;
+  for (const key of Object.keys(outcomes)) expect(expected).toContain(key);
+
+  await page.getByTestId('map-colour').selectOption('agreement');
+  await expect(page).toHaveURL(/colour=agreement/);
+  await expect(legend.first()).toHaveAttribute('data-key', /^(\d+|no gold to cite)$/);
+  const agreement = await counts();
+  expect(Object.values(agreement).reduce((a, b) => a + b, 0)).toBe(tasks.length);
+
+  await page.getByTestId('map-size').selectOption('gold');
+  await expect(page.getByTestId('map-size-note')).toContainText('gold-set size');
+  await page.screenshot({ path: 'test-results/screens/map-agreement.png' });
+});
+
+test("placed by the release's embedding model: the questions are embedded in this tab and laid out by their vectors", async ({
+  page,
+}) => {
+  await page.goto('/?view=map&placed=model');
+  await expect(canvas(page)).toHaveAttribute('data-points', String(tasks.length), { timeout: 60_000 });
+  await expect(page.getByTestId('map-status')).toContainText('placed by');
+  await expect(page.getByTestId('map-status')).toContainText('sample-static');
+  await expect(page.getByTestId('map-placed')).toHaveValue('model');
+  // Back to the words: no model named.
+  await page.getByTestId('map-placed').selectOption('words');
+  await expect(page).not.toHaveURL(/placed=/);
+  await expect(page.getByTestId('map-status')).not.toContainText('placed by');
 });

@@ -164,6 +164,25 @@ test.describe('the embedded sample release', () => {
   });
 });
 
+test('the per-task list honours a selection on the Map page (sel=) until it is cleared', async ({ page }) => {
+  const tasks = jsonlLines(path.join(sampleDir, 'full/tasks.jsonl')).map((l) => JSON.parse(l) as { task_id: string });
+  const prefixOf = (t: { task_id: string }) => t.task_id.slice(0, 8);
+  const unique = tasks.filter((t) => tasks.filter((u) => prefixOf(u) === prefixOf(t)).length === 1);
+  const chosen = [unique[5]!, unique[77]!];
+  // ?submission= scores a shipped submission on load when its judge calls are all cached.
+  await page.goto(`/?view=score&submission=bm25-top-doc-sample&sel=${chosen.map(prefixOf).join('.')}`);
+  await expect(page.getByTestId('scorecard')).toBeVisible();
+  await expect(page.getByTestId('verdict-count')).toHaveText('2 of 150 tasks');
+  await expect(page.getByTestId('verdict-row').locator('code')).toHaveText(chosen.map((t) => t.task_id));
+  const bar = page.getByTestId('map-selection');
+  await expect(bar).toContainText('2 tasks selected on the map');
+  await expect(bar.getByRole('link', { name: 'map' })).toHaveAttribute('href', /view=map/);
+  await bar.getByRole('button', { name: 'Clear the selection' }).click();
+  await expect(page.getByTestId('verdict-count')).toHaveText('150 of 150 tasks');
+  await expect(page.getByTestId('map-selection')).toHaveCount(0);
+  await expect(page).not.toHaveURL(/sel=/);
+});
+
 test('the judge cache exports and imports as verdicts.json, as a zip and as a folder', async ({ page }) => {
   const { readCacheZip } = await import('../../src/core/judge/cache-zip.ts');
   const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');

@@ -132,6 +132,34 @@ test.describe("the sample's three systems", () => {
     });
   });
 
+  test('a selection on the Map page (sel=) lists only its tasks until it is cleared', async ({ page }) => {
+    // Two tasks whose 8-character prefixes name no other task of the sample.
+    const prefixOf = (t: TaskLine) => t.task_id.slice(0, 8);
+    const unique = tasks.filter((t) => tasks.filter((u) => prefixOf(u) === prefixOf(t)).length === 1);
+    const chosen = [unique[3]!, unique[40]!];
+    await page.goto(`/?view=systems&metric=cited-gold&sel=${chosen.map(prefixOf).join('.')}`);
+    await expect(page.getByTestId('systems-total')).toHaveText('2 of 150 tasks');
+    const listed = page.getByTestId('systems-task');
+    await expect(listed).toHaveCount(2);
+    expect(await listed.evaluateAll((links) => links.map((a) => a.getAttribute('data-task')))).toEqual(
+      chosen.map((t) => t.task_id),
+    );
+    const bar = page.getByTestId('map-selection');
+    await expect(bar).toContainText('2 tasks selected on the map');
+    // The map link keeps the rest of the URL.
+    const href = (await bar.getByRole('link', { name: 'map' }).getAttribute('href'))!;
+    const params = new URLSearchParams(href.replace(/^\?/, ''));
+    expect(params.get('view')).toBe('map');
+    expect(params.get('metric')).toBe('cited-gold');
+    expect(params.get('sel')).toBe(chosen.map(prefixOf).join('.'));
+
+    await bar.getByRole('button', { name: 'Clear the selection' }).click();
+    await expect(page.getByTestId('systems-total')).toHaveText('150 of 150 tasks');
+    await expect(page.getByTestId('map-selection')).toHaveCount(0);
+    await expect(page).not.toHaveURL(/sel=/);
+    await expect(page).toHaveURL(/metric=cited-gold/);
+  });
+
   test('the task page shows each answer, citations as gold or not (links), and the gold ranks', async ({ page }) => {
     const task = tasks.find((t) => t.type === 'single_hop' && t.gold_docs.length > 0)!;
     const bm25 = preds[0]!.find((p) => p.task_id === task.task_id)!;

@@ -52,6 +52,8 @@ export interface SystemsQuery {
   desc: boolean;
   /** Words of the question or the start of the task id. */
   text: string;
+  /** Only tasks whose id starts with one of these (a selection on the Map page, `sel=`); absent: every task. */
+  idPrefixes?: readonly string[];
   /** 0-based page. */
   page: number;
   pageSize: number;
@@ -154,6 +156,17 @@ function matchesText(task: SystemsTask, text: string): boolean {
   return t.split(/\s+/).every((w) => q.includes(w));
 }
 
+/**
+ * A test for task ids starting with one of the prefixes (of any lengths), as the task store's
+ * `idPrefixes` filter does; absent prefixes keep every id.
+ */
+export function idPrefixTest(prefixes: readonly string[] | undefined): (taskId: string) => boolean {
+  if (!prefixes) return () => true;
+  const set = new Set(prefixes);
+  const lengths = [...new Set(prefixes.map((p) => p.length))];
+  return (taskId) => lengths.some((n) => set.has(taskId.slice(0, n)));
+}
+
 export function systemsTable(
   matrix: SystemsMatrix,
   verdicts: SystemVerdicts | undefined,
@@ -164,7 +177,9 @@ export function systemsTable(
   const uncitedOf = (i: number, taskId: string) => verdicts?.[matrix.systems[i]!.slug]?.[taskId]?.[1];
   const counts = Object.fromEntries(SYSTEM_FILTERS.map((f) => [f.id, 0])) as Record<SystemFilter, number>;
   const kept: Array<{ index: number; row: SystemsRow }> = [];
+  const selected = idPrefixTest(q.idPrefixes);
   matrix.tasks.forEach((task, t) => {
+    if (!selected(task.task_id)) return;
     if (q.types.length > 0 && !q.types.includes(task.type)) return;
     if (!matchesText(task, q.text)) return;
     const cells = shown.map((i) => matrix.cells[t]![i]!);

@@ -1,12 +1,13 @@
 /**
  * A benchmark's map: every task a point placed by what its question says. The vectors are the
- * questions' TF-IDF (no model, no download); UMAP (umap-js, seeded) lays them out in two
+ * questions' TF-IDF (no model, no download), or an embedding model's vectors of them; UMAP (umap-js, seeded) lays them out in two
  * dimensions, so a release always gets the same map; k-means over the layout makes the regions.
  */
 import { UMAP } from 'umap-js';
 import { mulberry32 } from '../random.ts';
 import { kMeans, regionCount, regionLabels } from './regions.ts';
 import { nearestNeighbours, termVectors } from './term-vectors.ts';
+import { vectorNeighbours } from './vector-neighbours.ts';
 
 export type MapLayer = 'task' | 'candidate' | 'doc';
 
@@ -56,6 +57,11 @@ function fitUnit(positions: number[][]): Array<{ x: number; y: number }> {
 export interface MapOptions {
   layer?: MapLayer;
   seed?: number;
+  /**
+   * One unit vector per input, from an embedding model (the release's or one the user chose): the
+   * neighbours are taken from them instead of the questions' TF-IDF. The labels stay words.
+   */
+  vectors?: readonly Float32Array[];
   /** Called with the share of UMAP's epochs done (0–1). */
   onProgress?: (done: number) => void;
 }
@@ -69,13 +75,16 @@ export function computeMap(inputs: readonly MapInput[], options: MapOptions = {}
     // Too few points for a neighbourhood graph: a row.
     positions = inputs.map((_, i) => ({ x: round(inputs.length === 1 ? 0.5 : i / (inputs.length - 1)), y: 0.5 }));
   } else {
-    const { rows } = termVectors(texts);
     const nNeighbors = Math.min(15, inputs.length - 1);
+    if (options.vectors && options.vectors.length !== inputs.length)
+      throw new Error(`${options.vectors.length} vectors for ${inputs.length} points`);
     const umap = new UMAP({ nComponents: 2, nNeighbors, minDist: 0.1, nEpochs: 200, random: mulberry32(seed) });
     // The exact neighbours, so umap-js never needs the vectors: it gets each row's index only.
-    const knn = nearestNeighbours(rows, nNeighbors);
+    const knn = options.vectors
+      ? vectorNeighbours(options.vectors, nNeighbors)
+      : nearestNeighbours(termVectors(texts).rows, nNeighbors);
     umap.setPrecomputedKNN(knn.indices, knn.distances);
-    const epochs = umap.initializeFit(rows.map((_, i) => [i]));
+    const epochs = umap.initializeFit(inputs.map((_, i) => [i]));
     for (let e = 0; e < epochs; e++) {
       umap.step();
       if (options.onProgress && e % 25 === 0) options.onProgress(e / epochs);

@@ -86,6 +86,28 @@ export class SearchService {
     return v!.slice();
   }
 
+  /**
+   * Unit vectors of many texts with the current encoder (the release's model unless the user chose
+   * another), in batches, reporting the share done; with the encoder's label.
+   */
+  async embedTexts(
+    texts: readonly string[],
+    onProgress?: (done: number) => void,
+  ): Promise<{ label: string; dim: number; vectors: Float32Array }> {
+    const s = await this.current();
+    const label = await s.embedderLabel();
+    const batch = 64;
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += batch) {
+      out.push(...(await s.queryVectors(texts.slice(i, i + batch))).map((v) => v.slice()));
+      onProgress?.(Math.min(1, (i + batch) / texts.length));
+    }
+    const dim = out[0]?.length ?? 0;
+    const vectors = new Float32Array(out.length * dim);
+    out.forEach((v, i) => vectors.set(v, i * dim));
+    return { label, dim, vectors };
+  }
+
   /** Ranking only, from a given unit query vector (dense/hybrid) or text (bm25). */
   async rank(method: SearchMethod, query: string, k: number, vector?: Float32Array): Promise<RankedDoc[]> {
     return (await this.current()).rank(method, query, k, vector);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FolderSource } from '../../../../src/adapters/node/folder-source.ts';
 import { SystemsIndex, type SystemsMatrix, type SystemTaskNumbers } from '../../../../src/core/explorer/systems.ts';
-import { systemsTable, type SystemsQuery } from '../../../../src/core/explorer/systems-view.ts';
+import { idPrefixTest, systemsTable, type SystemsQuery } from '../../../../src/core/explorer/systems-view.ts';
 import { loadRelease, type LoadedRelease } from '../../../../src/core/release/load.ts';
 import { pyMean } from '../../../../src/core/python/sum.ts';
 import { hasShared, sharedNote, v10Dir as releaseDir } from '../../../support/shared.ts';
@@ -170,5 +170,28 @@ describe('systemsTable filters, metric and order', () => {
     expect(ids({ text: 'flew second' })).toEqual(['t-one-cited']);
     expect(ids({ text: 't-all-c' })).toEqual(['t-all-cited']);
     expect(ids({ types: ['aggregation', 'unanswerable'] })).toEqual(['t-all-cited', 't-refusal']);
+  });
+
+  it("keeps only a map selection's tasks (id prefixes of any length), counting the filters over them alone", () => {
+    expect(ids({ idPrefixes: ['t-all-c', 't-refu'] })).toEqual(['t-all-cited', 't-refusal']);
+    expect(ids({ idPrefixes: ['t-one-cited', 't-a'] })).toEqual(['t-all-missed', 't-one-cited', 't-all-cited']);
+    expect(ids({ idPrefixes: ['nothing'] })).toEqual([]);
+    expect(ids({ idPrefixes: [] })).toEqual([]);
+    expect(ids({ idPrefixes: undefined })).toHaveLength(4);
+    const table = systemsTable(matrix, undefined, query({ idPrefixes: ['t-all-c', 't-refu'] }));
+    expect(table.total).toBe(2);
+    expect(table.counts).toMatchObject({ all: 2, 'all-missed': 0, 'one-cited': 0, 'all-cited': 1 });
+    // with the other filters: the selection narrows them, and they it
+    expect(ids({ idPrefixes: ['t-all-c', 't-refu'], types: ['unanswerable'] })).toEqual(['t-refusal']);
+    expect(ids({ idPrefixes: ['t-all-c', 't-refu'], filter: 'all-missed' })).toEqual([]);
+  });
+});
+
+describe('idPrefixTest', () => {
+  it('matches ids starting with any prefix, of mixed lengths; no prefixes keep every id, an empty list none', () => {
+    const test = idPrefixTest(['0a1b2c3d', 'ff']);
+    expect(['0a1b2c3d-9', 'ff00', '0a1b2c3e', 'f', 'xff'].filter(test)).toEqual(['0a1b2c3d-9', 'ff00']);
+    expect(idPrefixTest(undefined)('anything')).toBe(true);
+    expect(idPrefixTest([])('anything')).toBe(false);
   });
 });
