@@ -5,7 +5,8 @@
  * bundler timing warnings (they read like errors).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -31,20 +32,37 @@ describe('the GitHub Pages workflow', () => {
 
   it('its build command writes a dist/ that runs from any path and prints no timing warnings', () => {
     const build = runCommands(workflow).at(-1)!;
-    const output = execFileSync('sh', ['-c', `${build} 2>&1`], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 600_000,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    expect(output).not.toMatch(/PLUGIN_TIMINGS|bundlerTimings/);
-    for (const page of ['index.html', 'embed/index.html']) {
-      const html = readFileSync(path.join(root, 'dist', page), 'utf8');
-      expect(absoluteRefs(html), page).toEqual([]);
-      expect(html).toMatch(/<script type="module" crossorigin src="\.{1,2}\/assets\//);
-    }
-    for (const file of ['sw.js', 'embed.js', 'boot-check.js', 'static-data/releases.json']) {
-      expect(existsSync(path.join(root, 'dist', file)), file).toBe(true);
+    // Into a folder of its own, so that the dist/ the e2e tests and benches serve is left alone;
+    // and without vitest's NODE_ENV=test, which the workflow's runner does not set and with which
+    // Vite makes a development build (import.meta.env.DEV true: the site root taken from the page).
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ebx-pages-'));
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_ENV'));
+    try {
+      const output = execFileSync('sh', ['-c', `${build} -- --outDir ${out} --emptyOutDir 2>&1`], {
+        cwd: root,
+        env,
+        encoding: 'utf8',
+        timeout: 600_000,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      expect(output).not.toMatch(/PLUGIN_TIMINGS|bundlerTimings/);
+      for (const page of ['index.html', 'embed/index.html']) {
+        const html = readFileSync(path.join(out, page), 'utf8');
+        expect(absoluteRefs(html), page).toEqual([]);
+        expect(html).toMatch(/<script type="module" crossorigin src="\.{1,2}\/assets\//);
+      }
+      for (const file of ['sw.js', 'embed.js', 'boot-check.js', 'static-data/releases.json']) {
+        expect(existsSync(path.join(out, file)), file).toBe(true);
+      }
+      // A production build finds the site's root from its scripts' own URL, never from the page's
+      // (the embed page sits one folder down, and would look for static-data/ under embed/).
+      const scripts = readdirSync(path.join(out, 'assets')).filter((f) => f.endsWith('.js'));
+      const fromPage = scripts.filter((f) =>
+        readFileSync(path.join(out, 'assets', f), 'utf8').includes('new URL(`./`,location.href)'),
+      );
+      expect(fromPage).toEqual([]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
     }
   }, 600_000);
 });
