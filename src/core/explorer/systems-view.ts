@@ -5,6 +5,7 @@
  * page runs it on every change of the URL.
  */
 import type { TaskType } from '../release/types.ts';
+import { idPrefixTest } from './id-prefixes.ts';
 import type { SystemsMatrix, SystemsTask, SystemTaskNumbers } from './systems.ts';
 
 /** Verdict-based scores from a judge cache: by system slug, [cited, uncited] by task id. */
@@ -154,17 +155,6 @@ function matchesText(task: SystemsTask, text: string): boolean {
   if (task.task_id.startsWith(t)) return true;
   const q = task.question.toLowerCase();
   return t.split(/\s+/).every((w) => q.includes(w));
-}
-
-/**
- * A test for task ids starting with one of the prefixes (of any lengths), as the task store's
- * `idPrefixes` filter does; absent prefixes keep every id.
- */
-export function idPrefixTest(prefixes: readonly string[] | undefined): (taskId: string) => boolean {
-  if (!prefixes) return () => true;
-  const set = new Set(prefixes);
-  const lengths = [...new Set(prefixes.map((p) => p.length))];
-  return (taskId) => lengths.some((n) => set.has(taskId.slice(0, n)));
 }
 
 export function systemsTable(

@@ -8,6 +8,7 @@
 import type { PoolEntry } from '../release/types.ts';
 import type { DocsIndex } from './docs-index.ts';
 import { naturalFacetOrder } from './facet-order.ts';
+import { idPrefixTest } from './id-prefixes.ts';
 import {
   DOC_ID,
   TASK_FACETS,
@@ -174,9 +175,8 @@ export class TaskStore {
       tests.push((r) => ids.has(r.task_id));
     }
     if (filter.idPrefixes) {
-      const prefixes = new Set(filter.idPrefixes);
-      const lengths = [...new Set(filter.idPrefixes.map((p) => p.length))];
-      tests.push((r) => lengths.some((n) => prefixes.has(r.task_id.slice(0, n))));
+      const selected = idPrefixTest(filter.idPrefixes);
+      tests.push((r) => selected(r.task_id));
     }
     return (r) => tests.every((t) => t(r));
   }
