@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { hasShared, SKIP_NO_SHARED, startStaticServer, v10Dir } from './support.ts';
-import { jsonl, type SampleTask } from './ux-support.ts';
+import { jsonl, sampleDir, type SampleTask } from './ux-support.ts';
 
 const tasks = jsonl<SampleTask>('full/tasks.jsonl');
 
@@ -136,6 +138,69 @@ test('the candidates layer coloured by gauntlet stage counts what the Rejections
     onMap[(await item.getAttribute('data-key'))!] = Number(await item.getAttribute('data-count'));
   for (const [stage, n] of Object.entries(rejectedAt)) expect(onMap[stage] ?? 0, stage).toBe(n);
   expect(onMap.shipped).toBe(candidates - Object.values(rejectedAt).reduce((a, b) => a + b, 0));
+});
+
+test("the documents layer: the corpus placed by its text, coloured by quality and by the split's gold sets; a click opens a document", async ({
+  page,
+}) => {
+  const docs = (await parquetReadObjects({
+    file: await asyncBufferFromFile(path.join(sampleDir, 'docs.parquet')),
+    columns: ['doc_id', 'quality'],
+  })) as Array<{ doc_id: string; quality: string }>;
+  const gold = new Set(tasks.flatMap((t) => t.gold_docs));
+  const legendCounts = async () => {
+    await expect(page.getByTestId('map-legend-item').first()).toBeVisible();
+    const out: Record<string, number> = {};
+    for (const item of await page.getByTestId('map-legend-item').all())
+      out[(await item.getAttribute('data-key'))!] = Number(await item.getAttribute('data-count'));
+    return out;
+  };
+
+  await page.goto('/?view=map&layer=docs&colour=gold');
+  await expect(canvas(page)).toHaveAttribute('data-points', String(docs.length));
+  const byUse = await legendCounts();
+  expect(byUse.gold).toBe(docs.filter((d) => gold.has(d.doc_id)).length);
+  expect(Object.values(byUse).reduce((a, b) => a + b, 0)).toBe(docs.length);
+
+  await page.getByTestId('map-colour').selectOption('quality');
+  await expect(page.getByTestId('map-legend-item').first()).toHaveAttribute('data-key', 'clean');
+  const byQuality = await legendCounts();
+  for (const q of new Set(docs.map((d) => d.quality)))
+    expect(byQuality[q], q).toBe(docs.filter((d) => d.quality === q).length);
+
+  // A lasso selects documents by their whole ids (they share long prefixes), and a reload keeps them.
+  await drawLasso(page, [
+    [0.02, 0.02],
+    [0.3, 0.02],
+    [0.3, 0.45],
+    [0.02, 0.45],
+  ]);
+  const summary = page.getByTestId('map-selection-summary');
+  await expect(summary).toContainText(/\d+ documents? selected/);
+  const shown = /([\d,]+) documents? selected/.exec(await summary.innerText())![1]!;
+  const selected = Number(shown.replace(/,/g, ''));
+  expect(selected).toBeGreaterThan(0);
+  expect(selected).toBeLessThan(docs.length);
+  const sel = new URL(page.url()).searchParams.get('sel')!.split('.');
+  expect(sel).toHaveLength(selected);
+  for (const id of sel)
+    expect(
+      docs.some((d) => d.doc_id === id),
+      id,
+    ).toBe(true);
+  await page.reload();
+  await expect(summary).toContainText(`${shown} documents selected`);
+
+  // A point opened from the keyboard opens its document; Back returns to the documents map.
+  await canvas(page).focus();
+  await page.keyboard.press('ArrowRight');
+  const id = /^(\S+) ·/.exec(await page.getByTestId('map-tip').innerText())![1]!;
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`[?&]doc=${id}`));
+  await expect(page.getByTestId('doc-view')).toContainText(id);
+  await page.goBack();
+  await expect(canvas(page)).toHaveAttribute('data-points', String(docs.length));
+  await expect(summary).toContainText(`${shown} documents selected`);
 });
 
 test('the wheel, the keys and the buttons zoom; Whole map returns', async ({ page }) => {

@@ -1,4 +1,5 @@
 import { placeholders, type Sql } from './sql.ts';
+import type { DocOpening } from './docs-index.ts';
 import type { DocRow } from './task-vocabulary.ts';
 
 export interface DocUse {
@@ -43,4 +44,35 @@ export async function docsByIds(sql: Sql, ids: readonly string[]): Promise<DocRo
     `SELECT doc_id, row_no, quality, file_name, file_type, online_url, n_chars FROM docs WHERE doc_id IN (${placeholders(ids.length)}) ORDER BY doc_id`,
     ids,
   );
+}
+
+/** How many of a split's tasks hold each document in their gold set, and in their pool. */
+export interface DocTaskCounts {
+  doc_id: string;
+  gold: number;
+  pool: number;
+}
+
+/** Per document used by any task of the split: its gold and pool task counts (the map's documents layer). */
+export async function docTaskCounts(sql: Sql, split: string): Promise<DocTaskCounts[]> {
+  return sql.all<DocTaskCounts>(
+    `SELECT doc_id, count(DISTINCT task_id) FILTER (WHERE role = 'gold')::INTEGER AS gold,
+            count(DISTINCT task_id) FILTER (WHERE role = 'pool')::INTEGER AS pool
+     FROM (SELECT doc_id, task_id, 'gold' AS role FROM gold WHERE split = ?
+           UNION ALL SELECT p.doc_id, p.task_id, 'pool' AS role FROM pool p
+             JOIN tasks t ON t.task_id = p.task_id AND t.split = ?)
+     GROUP BY doc_id ORDER BY doc_id`,
+    [split, split],
+  );
+}
+
+/** A point of the map's documents layer. */
+export interface DocPoint extends DocOpening {
+  gold: number;
+  pool: number;
+}
+export interface DocPoints {
+  /** Documents in the corpus (the layer may hold only the first ones). */
+  total: number;
+  points: DocPoint[];
 }

@@ -27,6 +27,15 @@ export interface DocsIndex {
   /** Every row, in file order. */
   all(): Promise<DocRecord[]>;
   text(docId: string): Promise<string | undefined>;
+  /** The first `limit` documents in file order with the first `maxChars` of their text (the map's documents layer). */
+  openings(limit: number, maxChars: number): Promise<DocOpening[]>;
+}
+
+export interface DocOpening {
+  doc_id: string;
+  quality: string | null;
+  file_name: string | null;
+  text: string;
 }
 
 function byDocId<T extends { doc_id: string }>(rows: T[]): T[] {
@@ -61,6 +70,14 @@ export function memoryDocs(docs: readonly CorpusDoc[]): DocsIndex {
     },
     async text(docId) {
       return byId.get(docId)?.[0]?.text ?? undefined;
+    },
+    async openings(limit, maxChars) {
+      return records.slice(0, limit).map((d) => ({
+        doc_id: d.doc_id,
+        quality: d.quality,
+        file_name: d.file_name,
+        text: (d.text ?? '').slice(0, maxChars),
+      }));
     },
   };
 }
@@ -202,6 +219,28 @@ export class ParquetDocs implements DocsIndex {
       if (this.texts.size > TEXTS_KEPT && oldest !== undefined) this.texts.delete(oldest);
     }
     return text;
+  }
+
+  /** One read of the text column for the first rows (the column is the file's bulk: read only when asked). */
+  async openings(limit: number, maxChars: number): Promise<DocOpening[]> {
+    const end = Math.min(
+      limit,
+      this.groups.reduce((n, g) => n + g.rows, 0),
+    );
+    if (end === 0 || !this.metadata.schema.some((s) => s.name === 'text')) return [];
+    const [rows, texts] = await Promise.all([
+      this.all(),
+      readParquetRows(
+        { file: this.file, metadata: this.metadata, columns: ['text'], rowStart: 0, rowEnd: end },
+        this.name,
+      ) as Promise<Array<{ text?: string | null }>>,
+    ]);
+    return texts.map((t, i) => ({
+      doc_id: rows[i]!.doc_id,
+      quality: rows[i]!.quality,
+      file_name: rows[i]!.file_name,
+      text: (t.text ?? '').slice(0, maxChars),
+    }));
   }
 
   private async readText(docId: string): Promise<string | undefined> {

@@ -16,7 +16,7 @@ import type { Chunk, PoolEntry, SplitName } from '../release/types.ts';
 import type { SourceLocator } from '../source-docs/locator.ts';
 import { LoadCancelled } from '../net/guarded-fetch.ts';
 import type { CachingSource } from '../release/caching-source.ts';
-import { docDetail, type DocDetail } from './doc-queries.ts';
+import { docDetail, docTaskCounts, type DocDetail, type DocPoints } from './doc-queries.ts';
 import { memoryDocs, ParquetDocs, type DocsIndex } from './docs-index.ts';
 import { entityList, entityTasks } from './entity-queries.ts';
 import { candidateDetail, candidatePoints, funnel, rejections, type RejectionFilter } from './rejection-queries.ts';
@@ -525,6 +525,30 @@ export class ReleaseLoad {
 
   async candidatePoints() {
     return this.withSql((sql) => candidatePoints(sql));
+  }
+
+  /**
+   * The map's documents layer: the corpus's first `limit` documents with the opening of their
+   * text, and how many of the split's tasks hold each in their gold set and pool; `total` is
+   * the corpus's size. Empty without a corpus that has its text.
+   */
+  async docPoints(split: string, limit: number, maxChars: number): Promise<DocPoints> {
+    const docs = await this.docs();
+    if (!docs) return { total: 0, points: [] };
+    const [total, openings, counts] = await Promise.all([
+      docs.all().then((rows) => rows.length),
+      docs.openings(limit, maxChars),
+      this.withSql((sql) => docTaskCounts(sql, split)),
+    ]);
+    const byDoc = new Map(counts.map((c) => [c.doc_id, c]));
+    return {
+      total,
+      points: openings.map((o) => ({
+        ...o,
+        gold: byDoc.get(o.doc_id)?.gold ?? 0,
+        pool: byDoc.get(o.doc_id)?.pool ?? 0,
+      })),
+    };
   }
 
   async rejections(filter: RejectionFilter & { text?: string }, offset: number, limit: number) {

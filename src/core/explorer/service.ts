@@ -194,6 +194,10 @@ export function createExplorerData(
       return current().candidatePoints();
     },
 
+    async docPoints(split: string, limit: number, maxChars: number) {
+      return current().docPoints(split, limit, maxChars);
+    },
+
     async rejections(filter: RejectionFilter & { text?: string }, offset: number, limit: number) {
       return current().rejections(filter, offset, limit);
     },

@@ -93,15 +93,40 @@ export function regionLabels(
   });
   const totalWords = [...all.values()].reduce((a, b) => a + b, 0);
   const average = totalWords / Math.max(1, regions);
+  const taken = new Set<string>();
   return perRegion.map((counts, r) => {
     const size = [...counts.values()].reduce((a, b) => a + b, 0) || 1;
     const needed = Math.min(2, sizes[r]!);
-    return [...counts]
+    const ranked = [...counts]
       .filter(([t]) => textsWith[r]!.get(t)! >= needed)
       .map(([t, n]) => ({ t, score: (n / size) * Math.log(1 + average / all.get(t)!) }))
       .sort((a, b) => b.score - a.score || (a.t < b.t ? -1 : 1))
-      .slice(0, words)
-      .map((w) => w.t)
-      .join(', ');
+      .map((w) => w.t);
+    const label = distinctLabel(ranked, words, taken);
+    taken.add(label);
+    return label;
   });
+}
+
+/**
+ * The first `words` of the ranked words, unless an earlier (larger) region has that label: then
+ * the best set of the next few words that no region has yet (two regions alike in their top
+ * words are told apart by the words that follow).
+ */
+function distinctLabel(ranked: readonly string[], words: number, taken: ReadonlySet<string>): string {
+  const first = ranked.slice(0, words).join(', ');
+  if (!taken.has(first) || ranked.length <= words) return first;
+  const pool = ranked.slice(0, words + 4);
+  const pick = (from: number, chosen: string[]): string | undefined => {
+    if (chosen.length === words) {
+      const label = chosen.join(', ');
+      return taken.has(label) ? undefined : label;
+    }
+    for (let i = from; i < pool.length; i++) {
+      const found = pick(i + 1, [...chosen, pool[i]!]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return pick(0, []) ?? first;
 }

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   AGREEMENT_RAMP,
   agreementColour,
+  DOC_USE_COLOURS,
   OUTCOME_COLOURS,
+  QUALITY_COLOURS,
   REGION_COLOURS,
   STAGE_COLOURS,
   TYPE_COLOURS,
@@ -19,7 +21,8 @@ import {
 } from '../../../src/core/colour/vision.ts';
 import { CITATION_OUTCOMES, JUDGED_OUTCOMES } from '../../../src/core/map/outcomes.ts';
 
-type Palette = 'types' | 'regions' | 'stages' | 'judged outcomes' | 'judge-free outcomes';
+type Palette =
+  'types' | 'regions' | 'stages' | 'judged outcomes' | 'judge-free outcomes' | 'document quality' | 'document use';
 
 /** The colours that are shown together, each set with the names of its categories. */
 const PALETTES: Record<Palette, ReadonlyArray<readonly [string, string]>> = {
@@ -29,6 +32,8 @@ const PALETTES: Record<Palette, ReadonlyArray<readonly [string, string]>> = {
   // The judged and the judge-free outcomes are never on the map together, so each set is checked on its own.
   'judged outcomes': JUDGED_OUTCOMES.map((o) => [o, OUTCOME_COLOURS[o]] as const),
   'judge-free outcomes': CITATION_OUTCOMES.map((o) => [o, OUTCOME_COLOURS[o]] as const),
+  'document quality': Object.entries(QUALITY_COLOURS),
+  'document use': Object.entries(DOC_USE_COLOURS),
 };
 
 /** A common floor for categorical colours that are to be told apart at a glance. */

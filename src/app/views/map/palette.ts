@@ -68,3 +68,22 @@ export function agreementColour(k: number, n: number): string {
   const at = n <= 0 ? 0 : Math.round((k / n) * (AGREEMENT_RAMP.length - 1));
   return AGREEMENT_RAMP[Math.max(0, Math.min(AGREEMENT_RAMP.length - 1, at))]!;
 }
+
+/** A document's text quality as the corpus grades it ('unknown': not graded). */
+export const QUALITY_COLOURS: Record<string, string> = {
+  clean: '#009E73',
+  degraded: '#E69F00',
+  garbage: '#D55E00',
+  unknown: '#6E6E6E',
+};
+export const QUALITY_ORDER = Object.keys(QUALITY_COLOURS);
+
+/** Whether a document is in a gold set of the split, only in pools, or in neither. */
+export const DOC_USE_COLOURS: Record<string, string> = {
+  gold: '#0072B2',
+  'pooled, not gold': '#E69F00',
+  neither: '#999999',
+};
+export const DOC_USE_ORDER = Object.keys(DOC_USE_COLOURS);
+export const docUse = (gold: number, pool: number): string =>
+  gold > 0 ? 'gold' : pool > 0 ? 'pooled, not gold' : 'neither';

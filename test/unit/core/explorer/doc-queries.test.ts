@@ -1,6 +1,6 @@
 /** The Document page's SQL against duckdb-wasm in Node. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { docDetail } from '../../../../src/core/explorer/doc-queries.ts';
+import { docDetail, docTaskCounts } from '../../../../src/core/explorer/doc-queries.ts';
 import type { Sql } from '../../../../src/core/explorer/sql.ts';
 import { doc, handTables, keyed, SETUP_TIMEOUT, task } from './explorer-db.ts';
 
@@ -59,5 +59,14 @@ describe('one document: its row, entities and the tasks that use it', () => {
 
   it('says nothing it does not know about an unknown document', async () => {
     expect(await docDetail(sql, 'NOPE')).toEqual({ row: undefined, entities: [], uses: [] });
+  });
+
+  it("counts per document the split's tasks that hold it in their gold set and in their pool", async () => {
+    expect(await docTaskCounts(sql, 'full')).toEqual([
+      { doc_id: 'D1', gold: 2, pool: 1 },
+      { doc_id: 'D2', gold: 1, pool: 1 },
+    ]);
+    // Task c is the dev split's only task; the pool's tasks are all of the full split.
+    expect(await docTaskCounts(sql, 'dev')).toEqual([{ doc_id: 'D1', gold: 1, pool: 0 }]);
   });
 });

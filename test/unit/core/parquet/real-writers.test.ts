@@ -64,6 +64,20 @@ describe.each(WRITER_VARIANTS)('$name', (variant) => {
     for (const id of probe) expect(await index.text(id)).toEqual(await reference.text(id));
   });
 
+  it("the map's documents layer reads the first rows' text openings in one read of the text column", async () => {
+    const openings = await (await ParquetDocs.open(buffer(docs))).openings(5, 120);
+    expect(openings).toEqual(
+      expected.docs.slice(0, 5).map((r) => ({
+        doc_id: r.doc_id,
+        quality: r.quality,
+        file_name: r.file_name,
+        text: String(r.text).slice(0, 120),
+      })),
+    );
+    // Some of those texts are longer than the opening: the cut is tested.
+    expect(expected.docs.slice(0, 5).some((r) => String(r.text).length > 120)).toBe(true);
+  });
+
   it('retrieval reads chunk texts by row', async () => {
     const last = expected.chunks.length - 1;
     const wanted = [0, Math.floor(last / 2), last].map((row) => ({
